@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+// wodclock: a gym clock daemon for Linux. See README.md.
+
+import PackageDescription
+
+let package = Package(
+  name: "wodclock",
+  products: [
+    .executable(name: "wodclockd", targets: ["wodclockd"]),
+    .executable(name: "wodclockctl", targets: ["wodclockctl"]),
+    .executable(name: "wodclock-bench", targets: ["wodclock-bench"]),
+  ],
+  targets: [
+    // Pure core: the Swift standard library only, no IO, no clock reads.
+    .target(name: "WorkoutCore"),
+    .target(name: "ConfigFormat"),
+    .target(name: "JSONKit"),
+    .target(name: "Configuration", dependencies: ["WorkoutCore", "ConfigFormat"]),
+    .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
+
+    // The one layer that talks to the operating system.
+    .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
+    .target(name: "HardwareKit", dependencies: ["CLinux"]),
+
+    // Composition: plugins, loop, control socket, CLI.
+    .target(
+      name: "WodclockDaemon",
+      dependencies: [
+        "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
+      ]),
+    .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
+    .executableTarget(name: "wodclockctl", dependencies: ["WodclockDaemon"]),
+    .executableTarget(
+      name: "wodclock-bench",
+      dependencies: [
+        "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "WodclockDaemon",
+      ]),
+
+    .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
+    .testTarget(name: "ConfigFormatTests", dependencies: ["ConfigFormat"]),
+    .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+    .testTarget(
+      name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFormat", "WorkoutCore"]),
+    .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit"]),
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: ["WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration"]),
+  ]
+)
+
+for target in package.targets where target.type != .system && target.name != "CLinux" {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  target.swiftSettings = settings
+}

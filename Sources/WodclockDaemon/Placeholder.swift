@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+// Placeholder so the target builds before its first real file lands.
+enum WodclockDaemonPlaceholder {}
