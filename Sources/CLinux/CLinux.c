@@ -196,8 +196,12 @@ int clinux_terminal_enter_raw(int fd) {
 }
 
 int clinux_terminal_restore(void) {
-  if (saved_fd < 0) return 0;
-  return tcsetattr(saved_fd, TCSANOW, &saved_termios);
+  int fd = saved_fd;
+  if (fd < 0) return 0;
+  // Forget the slot first: after the restore the descriptor may be closed and its number
+  // reused, and a later restore must not apply old settings to an unrelated file.
+  saved_fd = -1;
+  return tcsetattr(fd, TCSANOW, &saved_termios);
 }
 
 int clinux_terminal_modes(int fd, int *canonical, int *echo) {

@@ -6,6 +6,7 @@ import Glibc
 /// File operations for configuration, state and the workout history.
 public enum FileSystem {
   /// Reads the whole file at `path`.
+  ///
   /// The corresponding C functions are `open` and `read`.
   public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
     let fd = try FileDescriptor.open(path, .readOnly)
@@ -25,6 +26,7 @@ public enum FileSystem {
   }
 
   /// Reads the whole file at `path` as UTF-8 text (invalid sequences become U+FFFD).
+  ///
   /// The corresponding C functions are `open` and `read`.
   public static func readTextFile(_ path: String) throws(SystemError) -> String {
     String(decoding: try readFile(path), as: UTF8.self)
@@ -41,6 +43,7 @@ public enum FileSystem {
   /// does not necessarily ensure that the entry in the directory containing the file has also
   /// reached disk"). A temporary file left by a crash is named `.<name>.tmp-…` and is ignored.
   /// - Parameter mode: the permission bits of the new file, applied exactly (not via the umask).
+  ///
   /// The corresponding C functions are `open`, `write`, `fsync`, `rename`.
   public static func writeFileAtomically(
     _ path: String, _ bytes: some Collection<UInt8>, mode: UInt32 = 0o644
@@ -79,6 +82,7 @@ public enum FileSystem {
   }
 
   /// Replaces the file at `path` with the UTF-8 bytes of `text`; see `writeFileAtomically`.
+  ///
   /// The corresponding C functions are `open`, `write`, `fsync`, `rename`.
   public static func writeFileAtomically(
     _ path: String, text: String, mode: UInt32 = 0o644
@@ -92,6 +96,7 @@ public enum FileSystem {
   /// The line goes out in a single write(2) on an `O_APPEND` descriptor, so the offset update and
   /// the write are one atomic step (open(2), O_APPEND) and concurrent appenders do not
   /// interleave inside a line. When the call creates the file, the directory is synced too.
+  ///
   /// The corresponding C functions are `open` with `O_APPEND`, `write` and `fsync`.
   public static func appendLine(
     _ line: String, to path: String, mode: UInt32 = 0o644
@@ -114,6 +119,7 @@ public enum FileSystem {
   /// (with `-1`, `-2` … appended if that name is taken), so that it can be inspected later and a
   /// fresh file can take its place.
   /// - Returns: the new path.
+  ///
   /// The corresponding C function is `rename`.
   @discardableResult
   public static func moveAside(_ path: String) throws(SystemError) -> String {
@@ -137,6 +143,7 @@ public enum FileSystem {
 
   /// Creates the directory at `path` and any missing parents, like `mkdir -p`.
   /// Existing directories are left alone, their mode unchanged.
+  ///
   /// The corresponding C function is `mkdir`.
   public static func makeDirectories(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
@@ -154,20 +161,44 @@ public enum FileSystem {
 
   /// Whether something (a file, directory, socket …) exists at `path`. Symbolic links are
   /// followed.
+  ///
   /// The corresponding C function is `access` with `F_OK`.
   public static func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
   }
 
   /// Whether `path` names a directory (following symbolic links).
+  ///
   /// The corresponding C function is `stat`.
   public static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
   }
 
+  /// The type, permissions and owner of the file at `path` (not following a final symbolic
+  /// link).
+  ///
+  /// The corresponding C function is `lstat`.
+  public static func attributes(_ path: String) throws(SystemError) -> FileAttributes {
+    var status = stat()
+    try check("lstat", path: path) { lstat(path, &status) }
+    let kind: FileAttributes.Kind =
+      switch status.st_mode & S_IFMT {
+      case S_IFREG: .regularFile
+      case S_IFDIR: .directory
+      case S_IFSOCK: .socket
+      case S_IFLNK: .symbolicLink
+      case S_IFCHR: .characterDevice
+      default: .other
+      }
+    return FileAttributes(
+      kind: kind, permissions: UInt32(status.st_mode & 0o7777), userID: status.st_uid,
+      groupID: status.st_gid, size: Int(status.st_size))
+  }
+
   /// Removes the file at `path`.
   /// - Returns: `false` when there was nothing to remove.
+  ///
   /// The corresponding C function is `unlink`.
   @discardableResult
   public static func removeFile(_ path: String) throws(SystemError) -> Bool {
@@ -179,12 +210,14 @@ public enum FileSystem {
   }
 
   /// Removes the empty directory at `path`.
+  ///
   /// The corresponding C function is `rmdir`.
   public static func removeDirectory(_ path: String) throws(SystemError) {
     try check("rmdir", path: path) { rmdir(path) }
   }
 
   /// The names in the directory at `path`, without `.` and `..`, in no particular order.
+  ///
   /// The corresponding C functions are `opendir` and `readdir`.
   public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
     guard let directory = opendir(path) else {
@@ -201,14 +234,16 @@ public enum FileSystem {
     return names
   }
 
-  /// Creates a new, empty, private (0700) directory named `<prefix>XXXXXX` under `$TMPDIR` or
-  /// `/tmp`, for tests and scratch work.
+  /// Creates a new, empty, private (0700) directory named `<prefix>XXXXXX`, for tests and
+  /// scratch work.
+  /// - Parameter parent: where to create it; `nil` means `$TMPDIR`, or `/tmp` when unset.
   /// - Returns: its path.
+  ///
   /// The corresponding C function is `mkdtemp`.
-  public static func makeTemporaryDirectory(prefix: String = "hardwarekit-") throws(SystemError)
-    -> String
-  {
-    let base = Environment.get("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+  public static func makeTemporaryDirectory(
+    in parent: String? = nil, prefix: String = "hardwarekit-"
+  ) throws(SystemError) -> String {
+    let base = parent ?? Environment.get("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
     let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
     guard created else {
@@ -233,5 +268,44 @@ public enum FileSystem {
     } catch {
       throw SystemError(operation: "fsync", path: path, errno: error.errno)
     }
+  }
+}
+
+/// What `FileSystem.attributes` reports about a file.
+public struct FileAttributes: Hashable, Sendable {
+  /// The type of a file.
+  public enum Kind: Hashable, Sendable {
+    /// A regular file.
+    case regularFile
+    /// A directory.
+    case directory
+    /// A Unix-domain socket.
+    case socket
+    /// A symbolic link.
+    case symbolicLink
+    /// A character device, such as a tty or a GPIO chip.
+    case characterDevice
+    /// Anything else (block device, FIFO).
+    case other
+  }
+
+  /// The file type.
+  public var kind: Kind
+  /// The permission bits, such as `0o660`.
+  public var permissions: UInt32
+  /// The owning user id.
+  public var userID: UInt32
+  /// The owning group id.
+  public var groupID: UInt32
+  /// The size in bytes.
+  public var size: Int
+
+  /// Creates an attributes value.
+  public init(kind: Kind, permissions: UInt32, userID: UInt32, groupID: UInt32, size: Int) {
+    self.kind = kind
+    self.permissions = permissions
+    self.userID = userID
+    self.groupID = groupID
+    self.size = size
   }
 }

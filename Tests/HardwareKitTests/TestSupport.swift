@@ -8,7 +8,9 @@ struct ScratchDirectory {
   let path: String
 
   init() throws {
-    path = try FileSystem.makeTemporaryDirectory(prefix: "hardwarekit-test-")
+    // An explicit parent keeps this from reading TMPDIR while the environment tests change
+    // variables on another thread.
+    path = try FileSystem.makeTemporaryDirectory(in: "/tmp", prefix: "hardwarekit-test-")
   }
 
   func file(_ name: String) -> String { "\(path)/\(name)" }

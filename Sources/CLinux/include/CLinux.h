@@ -105,7 +105,8 @@ int clinux_window_size(int fd, unsigned short *rows, unsigned short *cols);
 /// input (VMIN 1, VTIME 0). Returns 0 or -1 with errno.
 int clinux_terminal_enter_raw(int fd);
 
-/// Restores the termios saved by clinux_terminal_enter_raw, if any. Async-signal-safe
+/// Restores the termios saved by clinux_terminal_enter_raw, if any, once: the slot is emptied,
+/// so later calls do nothing. Async-signal-safe
 /// (tcsetattr is listed in signal-safety(7)), so it may run inside a signal handler.
 int clinux_terminal_restore(void);
 
