@@ -7,6 +7,7 @@ import Glibc
 /// system is suspended (clock_gettime(2), `CLOCK_MONOTONIC`). All deadlines use it.
 public enum MonotonicClock {
   /// Nanoseconds since an arbitrary, fixed origin (the boot, on Linux).
+  ///
   /// The corresponding C function is `clock_gettime` with `CLOCK_MONOTONIC`.
   public static func now() -> Int64 {
     var time = timespec()
@@ -39,6 +40,7 @@ public enum WallClock {
   }
 
   /// The current wall-clock time.
+  ///
   /// The corresponding C function is `clock_gettime` with `CLOCK_REALTIME`.
   public static func now() -> Instant {
     var time = timespec()
@@ -50,6 +52,7 @@ public enum WallClock {
   ///
   /// `tzset` is called first because, unlike `localtime`, `localtime_r` need not reread the time
   /// zone (localtime(3), NOTES), so a changed `TZ` would otherwise be missed.
+  ///
   /// The corresponding C function is `localtime_r`.
   public static func civilTime(at instant: Instant) -> CivilTime {
     var seconds = time_t(instant.seconds)

@@ -16,6 +16,7 @@ public struct DeadlineTimer: Hashable, Sendable {
   /// Creates a disarmed timer on `CLOCK_MONOTONIC`.
   /// - Parameter nonBlocking: `false` makes `readExpirations()` sleep until the deadline (the
   ///   timer-floor benchmark wants that); the event loop keeps the default.
+  ///
   /// The corresponding C function is `timerfd_create`.
   public init(nonBlocking: Bool = true) throws(SystemError) {
     let flags = Int32(TFD_CLOEXEC) | (nonBlocking ? Int32(TFD_NONBLOCK) : 0)
@@ -29,6 +30,7 @@ public struct DeadlineTimer: Hashable, Sendable {
   /// (timerfd_create(2)), so a deadline at or before the clock's origin is raised to 1 ns, which
   /// is in the past and therefore fires immediately.
   /// - Parameter deadline: nanoseconds on the `CLOCK_MONOTONIC` scale.
+  ///
   /// The corresponding C function is `timerfd_settime` with `TFD_TIMER_ABSTIME`.
   public func arm(at deadline: Int64) throws(SystemError) {
     let instant = max(deadline, 1)
@@ -41,6 +43,7 @@ public struct DeadlineTimer: Hashable, Sendable {
   }
 
   /// Stops the timer; a pending expiration that was not read yet is discarded too.
+  ///
   /// The corresponding C function is `timerfd_settime` with a zero value.
   public func disarm() throws(SystemError) {
     var setting = itimerspec()
@@ -50,6 +53,7 @@ public struct DeadlineTimer: Hashable, Sendable {
   /// Reads and resets the number of expirations since the last read.
   /// - Returns: the count (1 for a one-shot deadline), or 0 when the timer has not expired
   ///   (`EAGAIN` on the non-blocking descriptor).
+  ///
   /// The corresponding C function is `read` on the timer descriptor.
   public func readExpirations() throws(SystemError) -> UInt64 {
     var count: UInt64 = 0
@@ -63,6 +67,7 @@ public struct DeadlineTimer: Hashable, Sendable {
   }
 
   /// Closes the timer descriptor.
+  ///
   /// The corresponding C function is `close`.
   public func close() throws(SystemError) { try fileDescriptor.close() }
 }

@@ -19,6 +19,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   static var current: Errno { Errno(rawValue: errno) }
 
   /// The symbolic name, such as `"ENODEV"`, or `"E<number>"` when the C library has none.
+  ///
   /// The corresponding C function is `strerrorname_np`.
   public var name: String {
     if let name = clinux_errno_name(rawValue) { return String(cString: name) }
@@ -26,6 +27,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   }
 
   /// The C library's description, such as `"No such device"`.
+  ///
   /// The corresponding C function is `strerrordesc_np` (a thread-safe `strerror`).
   public var message: String { String(cString: clinux_errno_message(rawValue)) }
 

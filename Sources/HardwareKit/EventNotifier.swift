@@ -13,6 +13,7 @@ public struct EventNotifier: Hashable, Sendable {
   public let fileDescriptor: FileDescriptor
 
   /// Creates a notifier with a zero counter.
+  ///
   /// The corresponding C function is `eventfd`.
   public init() throws(SystemError) {
     let flags = Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC)
@@ -24,6 +25,7 @@ public struct EventNotifier: Hashable, Sendable {
   ///
   /// If the counter is already at its maximum the write would block; a wake-up is pending then
   /// anyway, so that case is not an error.
+  ///
   /// The corresponding C function is `write` on the event descriptor.
   public func notify() throws(SystemError) {
     var one: UInt64 = 1
@@ -34,6 +36,7 @@ public struct EventNotifier: Hashable, Sendable {
 
   /// Reads and resets the counter.
   /// - Returns: the number of notifications since the last call, 0 if none.
+  ///
   /// The corresponding C function is `read` on the event descriptor.
   @discardableResult
   public func consume() throws(SystemError) -> UInt64 {
@@ -46,6 +49,7 @@ public struct EventNotifier: Hashable, Sendable {
   }
 
   /// Closes the descriptor.
+  ///
   /// The corresponding C function is `close`.
   public func close() throws(SystemError) { try fileDescriptor.close() }
 }

@@ -49,6 +49,7 @@ public struct EventPoller: Hashable, Sendable {
   }
 
   /// Creates an epoll instance (close-on-exec).
+  ///
   /// The corresponding C function is `epoll_create1`.
   public init() throws(SystemError) {
     let fd = try check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
@@ -56,6 +57,7 @@ public struct EventPoller: Hashable, Sendable {
   }
 
   /// Starts watching `fd` for `interest`, reporting it with `token`.
+  ///
   /// The corresponding C function is `epoll_ctl` with `EPOLL_CTL_ADD`.
   public func register(
     _ fd: FileDescriptor, token: UInt64, interest: Interest = .readable
@@ -64,6 +66,7 @@ public struct EventPoller: Hashable, Sendable {
   }
 
   /// Changes the interest or token of an already registered `fd`.
+  ///
   /// The corresponding C function is `epoll_ctl` with `EPOLL_CTL_MOD`.
   public func modify(
     _ fd: FileDescriptor, token: UInt64, interest: Interest
@@ -73,6 +76,7 @@ public struct EventPoller: Hashable, Sendable {
 
   /// Stops watching `fd`. Call it before closing `fd`: epoll tracks the open file, not the
   /// number, so a duplicated descriptor would keep reporting (epoll(7), Q6).
+  ///
   /// The corresponding C function is `epoll_ctl` with `EPOLL_CTL_DEL`.
   public func unregister(_ fd: FileDescriptor) throws(SystemError) {
     try check("epoll_ctl") { epoll_ctl(fileDescriptor.rawValue, EPOLL_CTL_DEL, fd.rawValue, nil) }
@@ -96,6 +100,7 @@ public struct EventPoller: Hashable, Sendable {
   /// - Returns: the ready descriptors, or an empty array on timeout. A signal that interrupts
   ///   the wait (`EINTR`) also returns an empty array, so the caller recomputes its deadline
   ///   instead of sleeping on a stale timeout.
+  ///
   /// The corresponding C function is `epoll_wait`.
   public func wait(
     timeoutMilliseconds: Int32?, maximumEvents: Int = 32
@@ -134,6 +139,7 @@ public struct EventPoller: Hashable, Sendable {
   /// `DeadlineTimer` instead and wait with no timeout.
   /// - Parameter deadline: an absolute `MonotonicClock.now()` value in nanoseconds, or `nil`
   ///   to wait without a deadline.
+  ///
   /// The corresponding C function is `epoll_wait`.
   public func wait(until deadline: Int64?, maximumEvents: Int = 32) throws(SystemError) -> [Event] {
     guard let deadline else {
@@ -145,6 +151,7 @@ public struct EventPoller: Hashable, Sendable {
   }
 
   /// Closes the epoll descriptor.
+  ///
   /// The corresponding C function is `close`.
   public func close() throws(SystemError) { try fileDescriptor.close() }
 }

@@ -85,6 +85,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// Opens `path`; the descriptor is close-on-exec.
   /// - Parameters:
   ///   - permissions: the mode for a created file (still filtered by the umask).
+  ///
   /// The corresponding C function is `open`.
   public static func open(
     _ path: String, _ mode: AccessMode, options: OpenOptions = [], permissions: UInt32 = 0o644
@@ -96,6 +97,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
   /// Creates a pipe whose two ends are close-on-exec.
   /// - Parameter nonBlocking: also set `O_NONBLOCK` on both ends.
+  ///
   /// The corresponding C function is `pipe2`.
   public static func pipe(nonBlocking: Bool = false) throws(SystemError) -> (
     readEnd: FileDescriptor, writeEnd: FileDescriptor
@@ -109,6 +111,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Reads up to `buffer.count` bytes, retrying on `EINTR`.
+  ///
   /// The corresponding C function is `read`.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> ReadResult {
     switch valueOrErrno("read", { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }) {
@@ -120,6 +123,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Reads up to `maximumCount` bytes and appends them to `bytes`.
+  ///
   /// The corresponding C function is `read`.
   public func read(
     appendingTo bytes: inout [UInt8], maximumCount: Int = 4096
@@ -140,6 +144,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Writes up to `bytes.count` bytes once, retrying on `EINTR`; may write fewer.
+  ///
   /// The corresponding C function is `write`.
   public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> WriteResult {
     switch valueOrErrno("write", { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }) {
@@ -150,6 +155,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Writes as much of `bytes` as the descriptor takes now; see `write(_:)`.
+  ///
   /// The corresponding C function is `write`.
   public func write(_ bytes: some Collection<UInt8>) throws(SystemError) -> WriteResult {
     let array = Array(bytes)
@@ -161,6 +167,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// Writes all of `bytes` on a blocking descriptor, looping over partial writes.
   ///
   /// On a non-blocking descriptor that fills up this throws `EAGAIN`; use `write(_:)` there.
+  ///
   /// The corresponding C function is `write`.
   public func writeAll(_ bytes: some Collection<UInt8>) throws(SystemError) {
     let array = Array(bytes)
@@ -182,6 +189,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// `EINTR` is not retried: on Linux the descriptor is released before the error is reported,
   /// and a retry could close a descriptor another thread just opened (close(2), "Dealing with
   /// error returns from close()").
+  ///
   /// The corresponding C function is `close`.
   public func close() throws(SystemError) {
     switch valueOrErrno("close", retryOnInterrupt: false, { Glibc.close(rawValue) }) {
@@ -191,12 +199,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Whether `O_NONBLOCK` is set.
+  ///
   /// The corresponding C function is `fcntl` with `F_GETFL`.
   public func isNonBlocking() throws(SystemError) -> Bool {
     try check("fcntl") { clinux_get_status_flags(rawValue) } & O_NONBLOCK != 0
   }
 
   /// Sets or clears `O_NONBLOCK`.
+  ///
   /// The corresponding C function is `fcntl` with `F_SETFL`.
   public func setNonBlocking(_ enabled: Bool = true) throws(SystemError) {
     let flags = try check("fcntl") { clinux_get_status_flags(rawValue) }
@@ -205,12 +215,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Whether `FD_CLOEXEC` is set.
+  ///
   /// The corresponding C function is `fcntl` with `F_GETFD`.
   public func isCloseOnExec() throws(SystemError) -> Bool {
     try check("fcntl") { clinux_get_descriptor_flags(rawValue) } & FD_CLOEXEC != 0
   }
 
   /// Sets or clears `FD_CLOEXEC`.
+  ///
   /// The corresponding C function is `fcntl` with `F_SETFD`.
   public func setCloseOnExec(_ enabled: Bool = true) throws(SystemError) {
     let flags = try check("fcntl") { clinux_get_descriptor_flags(rawValue) }
@@ -219,12 +231,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   }
 
   /// Flushes the file's data and metadata to the storage device.
+  ///
   /// The corresponding C function is `fsync`.
   public func sync() throws(SystemError) {
     try check("fsync") { fsync(rawValue) }
   }
 
   /// The device and inode numbers of the open file.
+  ///
   /// The corresponding C function is `fstat`.
   public func identity() throws(SystemError) -> (device: UInt64, inode: UInt64) {
     var status = stat()

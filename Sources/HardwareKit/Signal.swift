@@ -51,12 +51,14 @@ public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConverti
   ///
   /// The daemon ignores `.pipe` so that writing to a client that went away returns `EPIPE`
   /// instead of killing the process (signal(7)).
+  ///
   /// The corresponding C function is `sigaction` with `SIG_IGN` or `SIG_DFL`.
   public static func ignore(_ signal: Signal, _ ignored: Bool = true) throws(SystemError) {
     try check("sigaction") { clinux_signal_ignore(signal.rawValue, ignored ? 1 : 0) }
   }
 
   /// Blocks (or unblocks) `signals` in the calling thread.
+  ///
   /// The corresponding C function is `pthread_sigmask`.
   public static func block(_ signals: [Signal], _ blocked: Bool = true) throws(SystemError) {
     let numbers = signals.map(\.rawValue)
@@ -72,12 +74,14 @@ public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConverti
   /// Unlike `kill(getpid(), …)`, the signal cannot be delivered to another thread of the
   /// process, which matters in multi-threaded programs such as test runners (signal(7), "Signal
   /// mask and pending signals").
+  ///
   /// The corresponding C function is `pthread_kill` with `pthread_self()`.
   public static func raiseInCurrentThread(_ signal: Signal) throws(SystemError) {
     try checkReturnedError("pthread_kill", clinux_signal_raise_in_thread(signal.rawValue))
   }
 
   /// Sends `signal` to the process `pid` (or a process group when negative).
+  ///
   /// The corresponding C function is `kill`.
   public static func send(_ signal: Signal, to pid: Int32) throws(SystemError) {
     try check("kill", path: "\(pid)") { Glibc.kill(pid, signal.rawValue) }

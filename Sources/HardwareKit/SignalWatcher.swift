@@ -34,6 +34,7 @@ public struct SignalWatcher: Hashable, Sendable {
   }
 
   /// Blocks `signals` in the calling thread and opens a signalfd for them.
+  ///
   /// The corresponding C functions are `pthread_sigmask` and `signalfd`.
   public init(signals: [Signal]) throws(SystemError) {
     try Signal.block(signals)
@@ -49,6 +50,7 @@ public struct SignalWatcher: Hashable, Sendable {
 
   /// Reads the next pending signal.
   /// - Returns: the signal and its sender, or `nil` when none is pending.
+  ///
   /// The corresponding C function is `read` on the signal descriptor.
   public func next() throws(SystemError) -> Delivery? {
     var info = signalfd_siginfo()
@@ -62,6 +64,7 @@ public struct SignalWatcher: Hashable, Sendable {
   }
 
   /// Closes the descriptor and, if asked, unblocks the signals in the calling thread again.
+  ///
   /// The corresponding C functions are `close` and `pthread_sigmask`.
   public func close(unblockingSignals: Bool = false) throws(SystemError) {
     try fileDescriptor.close()
