@@ -43,7 +43,14 @@ public struct SignalWatcher: Hashable, Sendable {
       clinux_signal_set(&set, $0.baseAddress, Int32($0.count))
     }
     let flags = Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC)
-    let fd = try check("signalfd") { signalfd(-1, &set, flags) }
+    let fd: Int32
+    do {
+      fd = try check("signalfd") { signalfd(-1, &set, flags) }
+    } catch {
+      // Without the descriptor nobody would ever read the blocked signals: undo the block.
+      try? Signal.block(signals, false)
+      throw error
+    }
     fileDescriptor = FileDescriptor(rawValue: fd)
     self.signals = signals
   }
