@@ -6,8 +6,9 @@ import Testing
 @testable import HardwareKit
 
 /// setenv(3) may reallocate the environment while another thread reads it, so every test that
-/// sets variables, or reads ones that others set (TZ through tzset), lives in this one
-/// serialized suite, and the other suites avoid reading the environment.
+/// sets variables, reads ones that others set (TZ through tzset), or spawns a process with the
+/// inherited environment lives in this one serialized suite; the other suites avoid reading the
+/// environment.
 @Suite(.serialized) struct ProcessEnvironmentTests {
   @Test func getSetUnset() throws {
     let name = "WODCLOCK_TEST_VARIABLE"
@@ -115,5 +116,22 @@ import Testing
     #expect(try replaced.standardOutput?.readAllText() == "[][this]\n")
     #expect(try replaced.wait() == .exited(0))
     try replaced.standardOutput?.close()
+  }
+
+  @Test func bareExecutableNameIsSearchedInPath() throws {
+    let child = try Subprocess.spawn(
+      executable: "echo", arguments: ["found"], standardOutput: .pipe)
+    #expect(try child.standardOutput?.readAllText() == "found\n")
+    #expect(try child.wait() == .exited(0))
+    try child.standardOutput?.close()
+  }
+
+  /// EBADF means the program lost track of its descriptors; HardwareKit traps rather than
+  /// throwing, so the bug cannot be mistaken for a device problem and retried. (Here because the
+  /// exit test's child process is spawned with a copy of the environment.)
+  @Test func closingABadDescriptorTraps() async {
+    await #expect(processExitsWith: .failure) {
+      try? FileDescriptor(rawValue: 999_999).close()
+    }
   }
 }

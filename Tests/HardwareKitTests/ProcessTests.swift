@@ -13,8 +13,9 @@ extension FileDescriptor {
   }
 }
 
-/// The other suites pass an explicit environment to children so they never read the process
-/// environment while `ProcessEnvironmentTests` changes it.
+/// This suite passes an explicit environment and absolute executable paths (a bare name makes
+/// posix_spawnp read PATH), so it never reads the process environment while
+/// `ProcessEnvironmentTests` changes it.
 private let childEnvironment = ["PATH=/usr/bin:/bin"]
 
 @Suite struct ProcessTests {
@@ -40,7 +41,7 @@ private let childEnvironment = ["PATH=/usr/bin:/bin"]
 
   @Test func killWithTerminate() throws {
     let child = try Subprocess.spawn(
-      executable: "sleep", arguments: ["10"], environment: childEnvironment)
+      executable: "/bin/sleep", arguments: ["10"], environment: childEnvironment)
     #expect(try child.wait(timeoutMilliseconds: 20) == nil)
     try child.kill(.terminate)
     let status = try child.wait(timeoutMilliseconds: 5000)
@@ -66,7 +67,7 @@ private let childEnvironment = ["PATH=/usr/bin:/bin"]
     try Signal.block([.terminate])
     defer { try? Signal.block([.terminate], false) }
     let child = try Subprocess.spawn(
-      executable: "sleep", arguments: ["10"], environment: childEnvironment)
+      executable: "/bin/sleep", arguments: ["10"], environment: childEnvironment)
     try child.kill(.terminate)
     #expect(try child.wait(timeoutMilliseconds: 5000) == .signaled(.terminate))
   }
@@ -90,7 +91,7 @@ private let childEnvironment = ["PATH=/usr/bin:/bin"]
 
   @Test func statsOfAChild() throws {
     let child = try Subprocess.spawn(
-      executable: "sleep", arguments: ["10"], environment: childEnvironment)
+      executable: "/bin/sleep", arguments: ["10"], environment: childEnvironment)
     defer {
       try? child.kill(.kill)
       _ = try? child.wait()
