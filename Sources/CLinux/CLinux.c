@@ -1,1 +1,229 @@
+// SPDX-License-Identifier: MIT
+// Tiny C helpers for what Swift cannot call directly; see CLinux.h for why each one exists.
+// _GNU_SOURCE exposes accept4, pipe2, struct ucred, strerrorname_np and openpty
+// (feature_test_macros(7)).
+#define _GNU_SOURCE
 #include "CLinux.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <pty.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+extern char **environ;
+
+// MARK: errno
+
+const char *clinux_errno_name(int error) {
+  // strerrorname_np(3) exists since glibc 2.32 (Debian 12 ships 2.36).
+  return strerrorname_np(error);
+}
+
+const char *clinux_errno_message(int error) {
+  const char *message = strerrordesc_np(error);
+  return message != NULL ? message : "Unknown error";
+}
+
+// MARK: file descriptors
+
+int clinux_get_status_flags(int fd) { return fcntl(fd, F_GETFL); }
+int clinux_set_status_flags(int fd, int flags) { return fcntl(fd, F_SETFL, flags); }
+int clinux_get_descriptor_flags(int fd) { return fcntl(fd, F_GETFD); }
+int clinux_set_descriptor_flags(int fd, int flags) { return fcntl(fd, F_SETFD, flags); }
+
+int clinux_pipe(int fds[2], int nonBlocking) {
+  return pipe2(fds, O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0));
+}
+
+int clinux_is_socket_path(const char *path) {
+  struct stat status;
+  if (lstat(path, &status) != 0) return 0;
+  return S_ISSOCK(status.st_mode) ? 1 : 0;
+}
+
+// MARK: Unix-domain sockets
+
+int clinux_unix_socket(int datagram, int nonBlocking) {
+  int type = (datagram ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC;
+  if (nonBlocking) type |= SOCK_NONBLOCK;
+  return socket(AF_UNIX, type, 0);
+}
+
+// Builds the address for `path` as unix(7) describes it: a pathname socket counts the
+// terminating NUL in its length; an abstract one ('@' in the text, NUL in sun_path[0]) does not.
+static int make_address(const char *path, struct sockaddr_un *address, socklen_t *length) {
+  size_t count = strlen(path);
+  memset(address, 0, sizeof(*address));
+  address->sun_family = AF_UNIX;
+  if (count == 0 || count >= sizeof(address->sun_path)) {
+    errno = count == 0 ? EINVAL : ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(address->sun_path, path, count);
+  if (path[0] == '@') {
+    address->sun_path[0] = '\0';
+    *length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + count);
+  } else {
+    *length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + count + 1);
+  }
+  return 0;
+}
+
+int clinux_unix_bind(int fd, const char *path) {
+  struct sockaddr_un address;
+  socklen_t length;
+  if (make_address(path, &address, &length) != 0) return -1;
+  return bind(fd, (const struct sockaddr *)&address, length);
+}
+
+int clinux_unix_connect(int fd, const char *path) {
+  struct sockaddr_un address;
+  socklen_t length;
+  if (make_address(path, &address, &length) != 0) return -1;
+  return connect(fd, (const struct sockaddr *)&address, length);
+}
+
+ssize_t clinux_unix_sendto(int fd, const void *bytes, size_t count, const char *path) {
+  struct sockaddr_un address;
+  socklen_t length;
+  if (make_address(path, &address, &length) != 0) return -1;
+  // MSG_DONTWAIT: never block even on a blocking socket; MSG_NOSIGNAL: no SIGPIPE (send(2)).
+  return sendto(fd, bytes, count, MSG_DONTWAIT | MSG_NOSIGNAL, (const struct sockaddr *)&address,
+                length);
+}
+
+int clinux_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
+
+int clinux_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
+  struct ucred credentials;
+  socklen_t length = sizeof(credentials);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+  *pid = credentials.pid;
+  *uid = credentials.uid;
+  *gid = credentials.gid;
+  return 0;
+}
+
+int clinux_socket_error(int fd) {
+  int error = 0;
+  socklen_t length = sizeof(error);
+  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) return -1;
+  return error;
+}
+
+// MARK: signals
+
+void clinux_signal_set(sigset_t *set, const int *signals, int count) {
+  sigemptyset(set);
+  for (int i = 0; i < count; i++) sigaddset(set, signals[i]);
+}
+
+int clinux_signal_mask(int block, const int *signals, int count) {
+  sigset_t set;
+  clinux_signal_set(&set, signals, count);
+  return pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+int clinux_signal_ignore(int signal, int ignore) {
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  action.sa_handler = ignore ? SIG_IGN : SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  return sigaction(signal, &action, NULL);
+}
+
+int clinux_signal_raise_in_thread(int signal) { return pthread_kill(pthread_self(), signal); }
+
+// MARK: processes
+
+int clinux_wait_exited(int status) { return WIFEXITED(status); }
+int clinux_wait_exit_code(int status) { return WEXITSTATUS(status); }
+int clinux_wait_signaled(int status) { return WIFSIGNALED(status); }
+int clinux_wait_term_signal(int status) { return WTERMSIG(status); }
+
+int clinux_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+  // pidfd_open(2), Linux 5.3; the descriptor is always close-on-exec.
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+char **clinux_environment(void) { return environ; }
+
+// MARK: terminals
+
+int clinux_window_size(int fd, unsigned short *rows, unsigned short *cols) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+  *rows = size.ws_row;
+  *cols = size.ws_col;
+  return 0;
+}
+
+// One saved slot is enough: the daemon only ever puts its own standard input into raw mode.
+// It is static so that the restore path needs no allocation and stays async-signal-safe.
+static struct termios saved_termios;
+static int saved_fd = -1;
+
+int clinux_terminal_enter_raw(int fd) {
+  struct termios settings;
+  if (tcgetattr(fd, &settings) != 0) return -1;
+  struct termios raw = settings;
+  // termios(3): clearing ICANON delivers bytes without waiting for Enter, clearing ECHO stops
+  // the terminal from printing them. ISIG stays on so Ctrl-C still raises SIGINT.
+  raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+  raw.c_cc[VMIN] = 1;
+  raw.c_cc[VTIME] = 0;
+  if (tcsetattr(fd, TCSANOW, &raw) != 0) return -1;
+  saved_termios = settings;
+  saved_fd = fd;
+  return 0;
+}
+
+int clinux_terminal_restore(void) {
+  int fd = saved_fd;
+  if (fd < 0) return 0;
+  // Forget the slot first: after the restore the descriptor may be closed and its number
+  // reused, and a later restore must not apply old settings to an unrelated file.
+  saved_fd = -1;
+  return tcsetattr(fd, TCSANOW, &saved_termios);
+}
+
+int clinux_terminal_modes(int fd, int *canonical, int *echo) {
+  struct termios settings;
+  if (tcgetattr(fd, &settings) != 0) return -1;
+  *canonical = (settings.c_lflag & ICANON) != 0;
+  *echo = (settings.c_lflag & ECHO) != 0;
+  return 0;
+}
+
+int clinux_open_pty(int *primary, int *secondary, char *name, size_t nameCapacity) {
+  // openpty(3) writes the name without a length bound, so ask ttyname_r(3) instead.
+  if (openpty(primary, secondary, NULL, NULL, NULL) != 0) return -1;
+  // openpty has no O_CLOEXEC flag; set it at once so spawned children do not inherit the pair.
+  fcntl(*primary, F_SETFD, FD_CLOEXEC);
+  fcntl(*secondary, F_SETFD, FD_CLOEXEC);
+  int error = ttyname_r(*secondary, name, nameCapacity);
+  if (error != 0) {
+    close(*primary);
+    close(*secondary);
+    errno = error;
+    return -1;
+  }
+  return 0;
+}

@@ -1,15 +1,119 @@
 // SPDX-License-Identifier: MIT
 // Linux system calls that the Swift Glibc module does not expose (timerfd, epoll, signalfd,
 // pseudo-terminals). Keep this header to declarations and tiny inline helpers.
+//
+// The header deliberately does not define _GNU_SOURCE: Swift also imports the same system headers
+// through its Glibc module, built without it, and a second, differently configured copy of
+// `fd_set` makes the two modules clash. Everything that needs _GNU_SOURCE is wrapped in CLinux.c.
 #ifndef WODCLOCK_CLINUX_H
 #define WODCLOCK_CLINUX_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <sys/timerfd.h>
+#include <signal.h>
 #include <sys/epoll.h>
-#include <sys/signalfd.h>
 #include <sys/eventfd.h>
-#include <stdlib.h>
-#include <pty.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/types.h>
+
+// The helpers below are defined in CLinux.c. They exist because Swift cannot call variadic C
+// functions (ioctl, fcntl with an argument), cannot expand function-like macros (WIFEXITED,
+// sigaddset on some libcs), and does not see functions that glibc hides behind _GNU_SOURCE
+// (accept4, pipe2, strerrorname_np) when they come through the Glibc module.
+
+// MARK: errno
+
+/// Returns the symbolic name of `error` ("ENODEV"), or NULL when glibc does not know it.
+/// Thread-safe: strerrorname_np(3) returns a pointer to static storage.
+const char *clinux_errno_name(int error);
+
+/// Returns the English description of `error` ("No such device"), never NULL.
+/// Thread-safe, unlike strerror(3) for unknown numbers: strerrordesc_np(3) uses static storage.
+const char *clinux_errno_message(int error);
+
+// MARK: file descriptors
+
+/// fcntl(fd, F_GETFL) / fcntl(fd, F_SETFL, flags); fcntl(2) is variadic.
+int clinux_get_status_flags(int fd);
+int clinux_set_status_flags(int fd, int flags);
+
+/// fcntl(fd, F_GETFD) / fcntl(fd, F_SETFD, flags); fcntl(2) is variadic.
+int clinux_get_descriptor_flags(int fd);
+int clinux_set_descriptor_flags(int fd, int flags);
+
+/// pipe2(fds, O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)); pipe2(2) needs _GNU_SOURCE.
+int clinux_pipe(int fds[2], int nonBlocking);
+
+/// Returns 1 if `path` names a socket file (lstat, S_ISSOCK is a macro), 0 otherwise.
+int clinux_is_socket_path(const char *path);
+
+// MARK: Unix-domain sockets
+
+/// socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK?, 0). `datagram` selects SOCK_DGRAM
+/// instead of SOCK_STREAM. The SOCK_* constants are an enum in glibc that imports awkwardly.
+int clinux_unix_socket(int datagram, int nonBlocking);
+
+/// bind(2), connect(2) and sendto(2) with a `struct sockaddr_un` built from `path`. A leading
+/// '@' selects the Linux abstract namespace (unix(7)): it becomes a NUL byte and the address
+/// length counts no trailing NUL. Paths too long for sun_path fail with ENAMETOOLONG.
+int clinux_unix_bind(int fd, const char *path);
+int clinux_unix_connect(int fd, const char *path);
+ssize_t clinux_unix_sendto(int fd, const void *bytes, size_t count, const char *path);
+
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); accept4(2) needs _GNU_SOURCE.
+int clinux_accept(int fd);
+
+/// getsockopt(fd, SOL_SOCKET, SO_PEERCRED); struct ucred needs _GNU_SOURCE.
+int clinux_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/// getsockopt(fd, SOL_SOCKET, SO_ERROR): the pending error of a socket, or -1.
+int clinux_socket_error(int fd);
+
+// MARK: signals
+
+/// Fills `set` with the `count` signals in `signals` (sigemptyset + sigaddset).
+void clinux_signal_set(sigset_t *set, const int *signals, int count);
+
+/// pthread_sigmask(how, set, NULL) for the signals in `signals`; returns an errno value.
+/// `block` non-zero means SIG_BLOCK, zero means SIG_UNBLOCK.
+int clinux_signal_mask(int block, const int *signals, int count);
+
+/// Sets `signal` to SIG_IGN (ignore != 0) or SIG_DFL through sigaction(2).
+int clinux_signal_ignore(int signal, int ignore);
+
+/// Sends `signal` to the calling thread only (pthread_kill(pthread_self(), signal)).
+int clinux_signal_raise_in_thread(int signal);
+
+// MARK: processes
+
+/// The wait-status macros of wait(2).
+int clinux_wait_exited(int status);
+int clinux_wait_exit_code(int status);
+int clinux_wait_signaled(int status);
+int clinux_wait_term_signal(int status);
+
+/// pidfd_open(2) through syscall(2): glibc 2.36 has no wrapper in every configuration.
+int clinux_pidfd_open(pid_t pid);
+
+/// The process environment, for posix_spawn(3) when the caller passes none.
+char **clinux_environment(void);
+
+// MARK: terminals
+
+/// ioctl(fd, TIOCGWINSZ); ioctl(2) is variadic. Returns 0 and fills rows/cols, or -1.
+int clinux_window_size(int fd, unsigned short *rows, unsigned short *cols);
+
+/// Saves the termios of `fd` into a static slot, then switches it to non-canonical, no-echo
+/// input (VMIN 1, VTIME 0). Returns 0 or -1 with errno.
+int clinux_terminal_enter_raw(int fd);
+
+/// Restores the termios saved by clinux_terminal_enter_raw, if any, once: the slot is emptied,
+/// so later calls do nothing. Async-signal-safe
+/// (tcsetattr is listed in signal-safety(7)), so it may run inside a signal handler.
+int clinux_terminal_restore(void);
+
+/// Reads the ICANON and ECHO bits of `fd`'s local modes. Returns 0 or -1 with errno.
+int clinux_terminal_modes(int fd, int *canonical, int *echo);
+
+/// openpty(3) and ttyname_r(3) of the secondary side; both ends get FD_CLOEXEC.
+int clinux_open_pty(int *primary, int *secondary, char *name, size_t nameCapacity);
+
 #endif

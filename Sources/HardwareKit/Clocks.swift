@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The two clocks the daemon reads: CLOCK_MONOTONIC for deadlines, CLOCK_REALTIME for display.
+
+import Glibc
+
+/// The monotonic clock: it never jumps when the wall clock is set, and stops counting while the
+/// system is suspended (clock_gettime(2), `CLOCK_MONOTONIC`). All deadlines use it.
+public enum MonotonicClock {
+  /// Nanoseconds since an arbitrary, fixed origin (the boot, on Linux).
+  ///
+  /// The corresponding C function is `clock_gettime` with `CLOCK_MONOTONIC`.
+  public static func now() -> Int64 {
+    var time = timespec()
+    // clock_gettime cannot fail for a valid clock id and pointer (clock_gettime(2) ERRORS).
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+  }
+}
+
+/// The wall clock (`CLOCK_REALTIME`): what the time of day is. It can jump (NTP, the user), so it
+/// is only for showing the time and stamping records, never for measuring intervals.
+public enum WallClock {
+  /// An instant of the wall clock, as seconds and nanoseconds since 1970-01-01T00:00:00Z.
+  public struct Instant: Hashable, Comparable, Sendable {
+    /// Whole seconds since the Unix epoch.
+    public var seconds: Int64
+    /// Nanoseconds past `seconds`, 0 ..< 1_000_000_000.
+    public var nanoseconds: Int32
+
+    /// Creates an instant.
+    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+      self.seconds = seconds
+      self.nanoseconds = nanoseconds
+    }
+
+    /// Orders instants in time.
+    public static func < (lhs: Instant, rhs: Instant) -> Bool {
+      (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+    }
+  }
+
+  /// The current wall-clock time.
+  ///
+  /// The corresponding C function is `clock_gettime` with `CLOCK_REALTIME`.
+  public static func now() -> Instant {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Instant(seconds: Int64(time.tv_sec), nanoseconds: Int32(time.tv_nsec))
+  }
+
+  /// Breaks `instant` down into local civil time, honouring `TZ` and `/etc/localtime`.
+  ///
+  /// `tzset` is called first because, unlike `localtime`, `localtime_r` need not reread the time
+  /// zone (localtime(3), NOTES), so a changed `TZ` would otherwise be missed.
+  ///
+  /// The corresponding C function is `localtime_r`.
+  public static func civilTime(at instant: Instant) -> CivilTime {
+    var seconds = time_t(instant.seconds)
+    var parts = tm()
+    tzset()
+    if localtime_r(&seconds, &parts) == nil {
+      // Only a year beyond the range of `int` fails (EOVERFLOW); fall back to UTC fields of 0.
+      return CivilTime(
+        year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0,
+        nanosecond: Int(instant.nanoseconds), weekday: 4, utcOffsetSeconds: 0)
+    }
+    return CivilTime(
+      year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+      hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec),
+      nanosecond: Int(instant.nanoseconds), weekday: Int(parts.tm_wday),
+      utcOffsetSeconds: Int(parts.tm_gmtoff))
+  }
+}
+
+/// A moment in local time, broken down into calendar fields.
+public struct CivilTime: Hashable, Sendable {
+  /// The full year, such as 2025.
+  public var year: Int
+  /// 1 (January) ... 12.
+  public var month: Int
+  /// 1 ... 31.
+  public var day: Int
+  /// 0 ... 23.
+  public var hour: Int
+  /// 0 ... 59.
+  public var minute: Int
+  /// 0 ... 60 (60 only during a leap second).
+  public var second: Int
+  /// 0 ..< 1_000_000_000.
+  public var nanosecond: Int
+  /// 0 (Sunday) ... 6 (Saturday), as in `struct tm`.
+  public var weekday: Int
+  /// Seconds east of UTC, such as 3600 for CET.
+  public var utcOffsetSeconds: Int
+
+  /// Creates civil time from its fields.
+  public init(
+    year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, nanosecond: Int,
+    weekday: Int, utcOffsetSeconds: Int
+  ) {
+    self.year = year
+    self.month = month
+    self.day = day
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+    self.nanosecond = nanosecond
+    self.weekday = weekday
+    self.utcOffsetSeconds = utcOffsetSeconds
+  }
+}

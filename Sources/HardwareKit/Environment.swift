@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// Environment variables and the current process id.
+
+import Glibc
+
+/// Environment variables and the identity of the current process.
+public enum Environment {
+  /// The value of the environment variable `name`, or `nil` when it is unset.
+  ///
+  /// Reading races with `set`/`unset` on other threads (getenv(3), ATTRIBUTES: "MT-Safe env");
+  /// change the environment only while single-threaded.
+  ///
+  /// The corresponding C function is `getenv`.
+  public static func get(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+  }
+
+  /// Sets the environment variable `name` to `value`, replacing any previous value.
+  ///
+  /// The corresponding C function is `setenv`.
+  public static func set(_ name: String, _ value: String) throws(SystemError) {
+    try check("setenv", path: name) { setenv(name, value, 1) }
+  }
+
+  /// Removes the environment variable `name`.
+  ///
+  /// The corresponding C function is `unsetenv`.
+  public static func unset(_ name: String) throws(SystemError) {
+    try check("unsetenv", path: name) { unsetenv(name) }
+  }
+
+  /// The id of the current process.
+  ///
+  /// The corresponding C function is `getpid`.
+  public static var processID: Int32 { getpid() }
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+// Whole-file reads, crash-safe replacement, durable appends, and the other file chores.
+
+import Glibc
+
+/// File operations for configuration, state and the workout history.
+public enum FileSystem {
+  /// Reads the whole file at `path`.
+  ///
+  /// The corresponding C functions are `open` and `read`.
+  public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+    let fd = try FileDescriptor.open(path, .readOnly)
+    defer { try? fd.close() }
+    var bytes: [UInt8] = []
+    // /proc files report a size of 0, so read until end of file rather than trusting fstat.
+    while true {
+      do {
+        switch try fd.read(appendingTo: &bytes, maximumCount: 16_384) {
+        case .bytes: continue
+        case .endOfFile, .wouldBlock: return bytes
+        }
+      } catch {
+        throw SystemError(operation: "read", path: path, errno: error.errno)
+      }
+    }
+  }
+
+  /// Reads the whole file at `path` as UTF-8 text (invalid sequences become U+FFFD).
+  ///
+  /// The corresponding C functions are `open` and `read`.
+  public static func readTextFile(_ path: String) throws(SystemError) -> String {
+    String(decoding: try readFile(path), as: UTF8.self)
+  }
+
+  /// Replaces the file at `path` with `bytes` so that a crash leaves either the old or the new
+  /// contents, never a mix.
+  ///
+  /// The bytes go to a temporary file in the same directory (rename(2) only works within one
+  /// file system), which is flushed with fsync(2) and then renamed over `path`: "If newpath
+  /// already exists, it will be atomically replaced, so that there is no point at which another
+  /// process attempting to access newpath will find it missing" (rename(2)). Finally the
+  /// directory is fsynced so the rename itself survives a power cut (fsync(2): "Calling fsync()
+  /// does not necessarily ensure that the entry in the directory containing the file has also
+  /// reached disk"). A temporary file left by a crash is named `.<name>.tmp-…` and is ignored.
+  /// - Parameter mode: the permission bits of the new file, applied exactly (not via the umask).
+  ///
+  /// The corresponding C functions are `open`, `write`, `fsync`, `rename`.
+  public static func writeFileAtomically(
+    _ path: String, _ bytes: some Collection<UInt8>, mode: UInt32 = 0o644
+  ) throws(SystemError) {
+    let (directory, name) = split(path)
+    var attempt = 0
+    while true {
+      let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(MonotonicClock.now())-\(attempt)"
+      let fd: FileDescriptor
+      do {
+        fd = try FileDescriptor.open(
+          temporary, .writeOnly, options: [.create, .exclusiveCreate], permissions: mode)
+      } catch  where error.errno == .fileExists && attempt < 8 {
+        attempt += 1
+        continue
+      }
+      do {
+        try check("fchmod", path: temporary) { fchmod(fd.rawValue, mode_t(mode)) }
+        try fd.writeAll(bytes)
+        try fd.sync()
+        try fd.close()
+      } catch {
+        try? fd.close()
+        unlink(temporary)
+        throw SystemError(operation: error.operation, path: temporary, errno: error.errno)
+      }
+      do {
+        try check("rename", path: path) { rename(temporary, path) }
+      } catch {
+        unlink(temporary)
+        throw error
+      }
+      try syncDirectory(directory)
+      return
+    }
+  }
+
+  /// Replaces the file at `path` with the UTF-8 bytes of `text`; see `writeFileAtomically`.
+  ///
+  /// The corresponding C functions are `open`, `write`, `fsync`, `rename`.
+  public static func writeFileAtomically(
+    _ path: String, text: String, mode: UInt32 = 0o644
+  ) throws(SystemError) {
+    try writeFileAtomically(path, Array(text.utf8), mode: mode)
+  }
+
+  /// Appends `line` and a newline to the file at `path`, creating it if needed, and waits until
+  /// the data is on disk.
+  ///
+  /// The line goes out in a single write(2) on an `O_APPEND` descriptor, so the offset update and
+  /// the write are one atomic step (open(2), O_APPEND) and concurrent appenders do not
+  /// interleave inside a line. When the call creates the file, the directory is synced too.
+  ///
+  /// The corresponding C functions are `open` with `O_APPEND`, `write` and `fsync`.
+  public static func appendLine(
+    _ line: String, to path: String, mode: UInt32 = 0o644
+  ) throws(SystemError) {
+    let existed = fileExists(path)
+    let fd = try FileDescriptor.open(
+      path, .writeOnly, options: [.create, .append], permissions: mode)
+    do {
+      try fd.writeAll(Array(line.utf8) + [0x0A])
+      try fd.sync()
+      try fd.close()
+    } catch {
+      try? fd.close()
+      throw SystemError(operation: error.operation, path: path, errno: error.errno)
+    }
+    if !existed { try syncDirectory(split(path).directory) }
+  }
+
+  /// Renames a damaged file out of the way, to `<path>.corrupt-<YYYYMMDD-HHMMSS>` in local time
+  /// (with `-1`, `-2` … appended if that name is taken), so that it can be inspected later and a
+  /// fresh file can take its place.
+  /// - Returns: the new path.
+  ///
+  /// The corresponding C function is `rename`.
+  @discardableResult
+  public static func moveAside(_ path: String) throws(SystemError) -> String {
+    let time = WallClock.civilTime(at: WallClock.now())
+    func pad(_ value: Int, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    let stamp =
+      pad(time.year, 4) + pad(time.month, 2) + pad(time.day, 2) + "-" + pad(time.hour, 2)
+      + pad(time.minute, 2) + pad(time.second, 2)
+    var target = "\(path).corrupt-\(stamp)"
+    var suffix = 0
+    while fileExists(target) {
+      suffix += 1
+      target = "\(path).corrupt-\(stamp)-\(suffix)"
+    }
+    try check("rename", path: path) { rename(path, target) }
+    return target
+  }
+
+  /// Creates the directory at `path` and any missing parents, like `mkdir -p`.
+  /// Existing directories are left alone, their mode unchanged.
+  ///
+  /// The corresponding C function is `mkdir`.
+  public static func makeDirectories(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      prefix += component
+      if mkdir(prefix, mode_t(mode)) != 0 {
+        let error = Errno.current
+        if error != .fileExists || !isDirectory(prefix) {
+          throw SystemError(operation: "mkdir", path: prefix, errno: error)
+        }
+      }
+      prefix += "/"
+    }
+  }
+
+  /// Whether something (a file, directory, socket …) exists at `path`. Symbolic links are
+  /// followed.
+  ///
+  /// The corresponding C function is `access` with `F_OK`.
+  public static func fileExists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+  }
+
+  /// Whether `path` names a directory (following symbolic links).
+  ///
+  /// The corresponding C function is `stat`.
+  public static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// The type, permissions and owner of the file at `path` (not following a final symbolic
+  /// link).
+  ///
+  /// The corresponding C function is `lstat`.
+  public static func attributes(_ path: String) throws(SystemError) -> FileAttributes {
+    var status = stat()
+    try check("lstat", path: path) { lstat(path, &status) }
+    let kind: FileAttributes.Kind =
+      switch status.st_mode & S_IFMT {
+      case S_IFREG: .regularFile
+      case S_IFDIR: .directory
+      case S_IFSOCK: .socket
+      case S_IFLNK: .symbolicLink
+      case S_IFCHR: .characterDevice
+      default: .other
+      }
+    return FileAttributes(
+      kind: kind, permissions: UInt32(status.st_mode & 0o7777), userID: status.st_uid,
+      groupID: status.st_gid, size: Int(status.st_size))
+  }
+
+  /// Removes the file at `path`.
+  /// - Returns: `false` when there was nothing to remove.
+  ///
+  /// The corresponding C function is `unlink`.
+  @discardableResult
+  public static func removeFile(_ path: String) throws(SystemError) -> Bool {
+    switch valueOrErrno("unlink", { unlink(path) }) {
+    case .success: return true
+    case .failure(.noSuchFile): return false
+    case .failure(let error): throw SystemError(operation: "unlink", path: path, errno: error)
+    }
+  }
+
+  /// Removes the empty directory at `path`.
+  ///
+  /// The corresponding C function is `rmdir`.
+  public static func removeDirectory(_ path: String) throws(SystemError) {
+    try check("rmdir", path: path) { rmdir(path) }
+  }
+
+  /// The names in the directory at `path`, without `.` and `..`, in no particular order.
+  ///
+  /// The corresponding C functions are `opendir` and `readdir`.
+  public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
+    guard let directory = opendir(path) else {
+      throw SystemError(operation: "opendir", path: path, errno: .current)
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// Creates a new, empty, private (0700) directory named `<prefix>XXXXXX`, for tests and
+  /// scratch work.
+  /// - Parameter parent: where to create it; `nil` means `$TMPDIR`, or `/tmp` when unset.
+  /// - Returns: its path.
+  ///
+  /// The corresponding C function is `mkdtemp`.
+  public static func makeTemporaryDirectory(
+    in parent: String? = nil, prefix: String = "hardwarekit-"
+  ) throws(SystemError) -> String {
+    let base = parent ?? Environment.get("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
+    let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) != nil }
+    guard created else {
+      throw SystemError(operation: "mkdtemp", path: base, errno: .current)
+    }
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Splits `path` into its directory ("." when there is none) and its last component.
+  static func split(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = String(path[..<slash])
+    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+  }
+
+  /// Flushes a directory's entries (a rename or a new file in it) to disk.
+  static func syncDirectory(_ path: String) throws(SystemError) {
+    let fd = try FileDescriptor.open(path, .readOnly, options: .directory)
+    defer { try? fd.close() }
+    do {
+      try fd.sync()
+    } catch {
+      throw SystemError(operation: "fsync", path: path, errno: error.errno)
+    }
+  }
+}
+
+/// What `FileSystem.attributes` reports about a file.
+public struct FileAttributes: Hashable, Sendable {
+  /// The type of a file.
+  public enum Kind: Hashable, Sendable {
+    /// A regular file.
+    case regularFile
+    /// A directory.
+    case directory
+    /// A Unix-domain socket.
+    case socket
+    /// A symbolic link.
+    case symbolicLink
+    /// A character device, such as a tty or a GPIO chip.
+    case characterDevice
+    /// Anything else (block device, FIFO).
+    case other
+  }
+
+  /// The file type.
+  public var kind: Kind
+  /// The permission bits, such as `0o660`.
+  public var permissions: UInt32
+  /// The owning user id.
+  public var userID: UInt32
+  /// The owning group id.
+  public var groupID: UInt32
+  /// The size in bytes.
+  public var size: Int
+
+  /// Creates an attributes value.
+  public init(kind: Kind, permissions: UInt32, userID: UInt32, groupID: UInt32, size: Int) {
+    self.kind = kind
+    self.permissions = permissions
+    self.userID = userID
+    self.groupID = groupID
+    self.size = size
+  }
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// Files on a real file system: atomic replacement, durable appends, directories, boot id.
+
+import HardwareKit
+import Testing
+
+@Suite struct FileSystemTests {
+  @Test func atomicWriteReadsBackAndLeavesNoTemporaryFile() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let path = scratch.file("state.json")
+    try FileSystem.writeFileAtomically(path, text: "{\"round\": 1}", mode: 0o600)
+    #expect(try FileSystem.readTextFile(path) == "{\"round\": 1}")
+    #expect(try FileSystem.attributes(path).permissions == 0o600)
+    try FileSystem.writeFileAtomically(path, Array("{\"round\": 2}".utf8))
+    #expect(try FileSystem.readFile(path) == Array("{\"round\": 2}".utf8))
+    #expect(try FileSystem.attributes(path).permissions == 0o644)
+    #expect(try FileSystem.directoryEntries(scratch.path) == ["state.json"])
+  }
+
+  @Test func leftoverTemporaryFileFromACrashIsIgnored() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let path = scratch.file("state.json")
+    try FileSystem.writeFileAtomically(path, text: "old")
+    // What a crash between write and rename leaves behind: a half-written temporary file.
+    let leftover = scratch.file(".state.json.tmp-1-2-0")
+    let fd = try FileDescriptor.open(leftover, .writeOnly, options: [.create, .exclusiveCreate])
+    try fd.writeAll(Array("{\"trunc".utf8))
+    try fd.close()
+    #expect(try FileSystem.readTextFile(path) == "old")
+    try FileSystem.writeFileAtomically(path, text: "new")
+    #expect(try FileSystem.readTextFile(path) == "new")
+    #expect(
+      try FileSystem.directoryEntries(scratch.path).sorted()
+        == [leftover.split(separator: "/").last.map(String.init)!, "state.json"].sorted())
+  }
+
+  @Test func atomicWriteIntoMissingDirectoryFails() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let error = #expect(throws: SystemError.self) {
+      try FileSystem.writeFileAtomically(scratch.file("missing/state.json"), text: "x")
+    }
+    #expect(error?.errno == .noSuchFile)
+  }
+
+  @Test func appendLineAddsLines() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let path = scratch.file("history.jsonl")
+    try FileSystem.appendLine("{\"id\":1}", to: path)
+    try FileSystem.appendLine("{\"id\":2}", to: path)
+    #expect(try FileSystem.readTextFile(path) == "{\"id\":1}\n{\"id\":2}\n")
+  }
+
+  @Test func makeDirectoriesExistsAndRemove() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let nested = scratch.file("a/b/c")
+    try FileSystem.makeDirectories(nested, mode: 0o750)
+    try FileSystem.makeDirectories(nested)
+    #expect(FileSystem.isDirectory(nested))
+    #expect(try FileSystem.attributes(nested).permissions == 0o750)
+    let file = nested + "/f"
+    #expect(!FileSystem.fileExists(file))
+    try FileSystem.appendLine("x", to: file)
+    #expect(FileSystem.fileExists(file))
+    #expect(try FileSystem.removeFile(file))
+    #expect(try !FileSystem.removeFile(file))
+    try FileSystem.removeDirectory(nested)
+    try FileSystem.removeDirectory(scratch.file("a/b"))
+    try FileSystem.removeDirectory(scratch.file("a"))
+  }
+
+  @Test func readMissingFileNamesThePath() {
+    let error = #expect(throws: SystemError.self) {
+      try FileSystem.readFile("/nonexistent/wodclock.yaml")
+    }
+    #expect(
+      error?.description == "open /nonexistent/wodclock.yaml: No such file or directory (ENOENT)")
+  }
+
+  @Test func bootIDLooksLikeAUUID() throws {
+    let id = try BootID.current()
+    #expect(id.count == 36)
+    #expect(id.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+    #expect(try BootID.current() == id)
+  }
+}
