@@ -135,18 +135,18 @@ private func kind(of value: JSONValue) -> String {
 /// `valueNotFound` for null, as the standard library's JSON decoder does; else `typeMismatch`.
 private func mismatch(_ type: Any.Type, _ value: JSONValue, path: [any CodingKey]) -> DecodingError
 {
-  let where_ = path.pathDescription
+  let location = path.pathDescription
   if value.isNull {
     return DecodingError.valueNotFound(
       type,
       DecodingError.Context(
-        codingPath: path, debugDescription: "Expected \(type) at \(where_) but found null."))
+        codingPath: path, debugDescription: "Expected \(type) at \(location) but found null."))
   }
   return DecodingError.typeMismatch(
     type,
     DecodingError.Context(
       codingPath: path,
-      debugDescription: "Expected \(type) at \(where_) but found \(kind(of: value))."))
+      debugDescription: "Expected \(type) at \(location) but found \(kind(of: value))."))
 }
 
 private func expectObject(_ value: JSONValue, path: [any CodingKey]) throws -> JSONObject {
