@@ -103,7 +103,7 @@ struct JSONWriter {
     if number < 0 { output.append(UInt8(ascii: "-")) }
     // The magnitude is unsigned so Int64.min needs no special case.
     var magnitude = number.magnitude
-    var digits: (UInt64, UInt64) = (0, 0)  // 32 bytes of scratch, enough for 20 digits
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for the 19 digits
     withUnsafeMutableBytes(of: &digits) { scratch in
       var end = scratch.count
       repeat {
