@@ -178,7 +178,7 @@ private func unboxInteger<I: FixedWidthInteger>(
   case .integer(let number):
     if let exact = I(exactly: number) { return exact }
   case .double(let number):
-    if let exact = I(exactly: number) { return exact }
+    if let exact: I = exactInteger(number) { return exact }
   default:
     throw mismatch(I.self, value, path: path)
   }
@@ -187,6 +187,32 @@ private func unboxInteger<I: FixedWidthInteger>(
       codingPath: path,
       debugDescription: "\(kind(of: value).capitalizedFirst) at \(path.pathDescription) "
         + "does not fit in \(I.self) (range \(I.min)...\(I.max), integers only)."))
+}
+
+/// `number` as an `I` when it is an integer in `I`'s range.
+///
+/// The standard library's `I(exactly: Double)` rounds with `trunc` and `floor`, which live in
+/// libm; an optimized build of a target that does not link libm then fails to link. Checking the
+/// fraction bits directly needs no libm.
+func exactInteger<I: FixedWidthInteger>(_ number: Double) -> I? {
+  guard number.isFinite else { return nil }
+  if number != 0 {
+    let exponent = number.exponent
+    // |number| < 1 and not zero: a pure fraction.
+    guard exponent >= 0 else { return nil }
+    if exponent < Double.significandBitCount {
+      let fractionBits = Double.significandBitCount - Int(exponent)
+      guard number.significandBitPattern & ((1 << UInt64(fractionBits)) - 1) == 0 else {
+        return nil
+      }
+    }
+  }
+  // Integral now; convert through a 64-bit type whose range holds it, where the conversion is
+  // exact and cannot trap. Magnitudes of 2^64 and more are refused even for Int128 and UInt128:
+  // JSONKit integers are 64-bit, and the 128-bit conversions would pull in libm again.
+  if number >= -0x1p63, number < 0x1p63 { return I(exactly: Int64(number)) }
+  if number >= 0, number < 0x1p64 { return I(exactly: UInt64(number)) }
+  return nil
 }
 
 private func unboxDouble(_ value: JSONValue, path: [any CodingKey]) throws -> Double {

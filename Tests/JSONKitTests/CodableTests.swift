@@ -292,6 +292,19 @@ struct CodableTests {
     #expect(context.debugDescription.contains("does not fit in \(typeName)"))
   }
 
+  @Test func integralDoublesDecodeExactlyAndFractionsDoNot() throws {
+    let decoder = JSONValueDecoder()
+    #expect(try decoder.decode(Int.self, from: "-0.0") == 0)
+    #expect(try decoder.decode(Int64.self, from: "-9.223372036854775808e18") == .min)
+    #expect(try decoder.decode(UInt64.self, from: "18446744073709549568.0") == UInt64.max - 2047)
+    #expect(try decoder.decode(Int64.self, from: "4503599627370496.0") == 1 << 52)
+    #expect(try decoder.decode(Int128.self, from: "-1e18") == -1_000_000_000_000_000_000)
+    for text in ["0.5", "-0.5", "1e-320", "4503599627370495.5", "1.8446744073709552e19", "1e300"] {
+      #expect(throws: DecodingError.self, "\(text)") { try decoder.decode(UInt64.self, from: text) }
+      #expect(throws: DecodingError.self, "\(text)") { try decoder.decode(Int128.self, from: text) }
+    }
+  }
+
   @Test func floatOutOfRangeIsDataCorrupted() throws {
     #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Float.self, from: "1e39") }
     #expect(try JSONValueDecoder().decode(Float.self, from: "3") == 3)
