@@ -37,7 +37,10 @@ public struct JSONObject: Sendable {
   /// Position of `key` in ``keys``, if present.
   public func position(of key: String) -> Int? {
     if let index { return index[ScalarKey(key)] }
-    for (position, candidate) in keys.enumerated() where candidate.utf8.elementsEqual(key.utf8) {
+    // Comparing lengths first (O(1) for native strings) skips most candidates cheaply.
+    let length = key.utf8.count
+    for (position, candidate) in keys.enumerated()
+    where candidate.utf8.count == length && candidate.utf8.elementsEqual(key.utf8) {
       return position
     }
     return nil

@@ -83,20 +83,31 @@ struct JSONWriter {
 
   private mutating func writeObject(_ object: JSONObject, indent: Int) {
     output.append(UInt8(ascii: "{"))
-    var order = Array(object.indices)
     if sorted {
-      order.sort { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
-    }
-    for (offset, position) in order.enumerated() {
-      if offset > 0 { output.append(UInt8(ascii: ",")) }
-      if pretty { newline(indent: indent + 1) }
-      writeString(object.keys[position])
-      output.append(UInt8(ascii: ":"))
-      if pretty { output.append(UInt8(ascii: " ")) }
-      write(object.values[position], indent: indent + 1)
+      let order = object.indices.sorted {
+        object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8)
+      }
+      for (offset, position) in order.enumerated() {
+        writeMember(object, at: position, first: offset == 0, indent: indent)
+      }
+    } else {
+      for position in object.indices {
+        writeMember(object, at: position, first: position == 0, indent: indent)
+      }
     }
     if pretty, !object.isEmpty { newline(indent: indent) }
     output.append(UInt8(ascii: "}"))
+  }
+
+  private mutating func writeMember(
+    _ object: JSONObject, at position: Int, first: Bool, indent: Int
+  ) {
+    if !first { output.append(UInt8(ascii: ",")) }
+    if pretty { newline(indent: indent + 1) }
+    writeString(object.keys[position])
+    output.append(UInt8(ascii: ":"))
+    if pretty { output.append(UInt8(ascii: " ")) }
+    write(object.values[position], indent: indent + 1)
   }
 
   private mutating func writeInteger(_ number: Int64) {

@@ -5,6 +5,12 @@
 /// untouched; other coders see its natural JSON shape.
 extension JSONValue: Codable {
   public init(from decoder: any Decoder) throws {
+    // Our own decoder already holds a JSONValue; copying it keeps 1.0 a double, which the
+    // generic probing below cannot (an integer-typed probe accepts integral doubles).
+    if let decoder = decoder as? DecoderImpl {
+      self = decoder.value
+      return
+    }
     // Objects and arrays first: a single-value container accepts any value, so it goes last.
     if let keyed = try? decoder.container(keyedBy: JSONCodingKey.self) {
       var object = JSONObject()
@@ -35,6 +41,10 @@ extension JSONValue: Codable {
   }
 
   public func encode(to encoder: any Encoder) throws {
+    if let encoder = encoder as? EncoderImpl {
+      encoder.slot = .value(self)
+      return
+    }
     switch self {
     case .null:
       var single = encoder.singleValueContainer()

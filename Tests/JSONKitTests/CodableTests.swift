@@ -447,3 +447,82 @@ private enum PathStep: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
   init(stringLiteral value: String) { self = .key(value) }
   init(integerLiteral value: Int) { self = .index(value) }
 }
+
+// MARK: - Hand-written containers
+
+/// Uses every container shape the synthesized code does not: nested containers inside an
+/// unkeyed container, and single-value containers in arrays.
+private struct Grid: Codable, Equatable {
+  var title: String
+  var rows: [[Int]]
+
+  private enum HeaderKeys: String, CodingKey {
+    case title, width
+  }
+
+  init(title: String, rows: [[Int]]) {
+    self.title = title
+    self.rows = rows
+  }
+
+  init(from decoder: any Decoder) throws {
+    var list = try decoder.unkeyedContainer()
+    let header = try list.nestedContainer(keyedBy: HeaderKeys.self)
+    title = try header.decode(String.self, forKey: .title)
+    let width = try header.decode(Int.self, forKey: .width)
+    rows = []
+    while !list.isAtEnd {
+      var row = try list.nestedUnkeyedContainer()
+      var values: [Int] = []
+      for _ in 0..<width { values.append(try row.decode(Int.self)) }
+      rows.append(values)
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var list = encoder.unkeyedContainer()
+    var header = list.nestedContainer(keyedBy: HeaderKeys.self)
+    try header.encode(title, forKey: .title)
+    try header.encode(rows.first?.count ?? 0, forKey: .width)
+    for values in rows {
+      var row = list.nestedUnkeyedContainer()
+      for value in values { try row.encode(value) }
+    }
+  }
+}
+
+/// Calls `JSONValue`'s own `Codable` implementation rather than the coders' shortcut.
+private struct Wrapped: Codable, Equatable {
+  var value: JSONValue
+
+  init(_ value: JSONValue) { self.value = value }
+  init(from decoder: any Decoder) throws { value = try JSONValue(from: decoder) }
+  func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+@Suite("Codable containers")
+struct CodableContainerTests {
+  @Test func nestedContainersInsideUnkeyedContainers() throws {
+    let grid = Grid(title: "EMOM", rows: [[1, 2, 3], [4, 5, 6]])
+    let tree = try JSONValueEncoder().encode(grid)
+    #expect(tree == [["title": "EMOM", "width": 3], [1, 2, 3], [4, 5, 6]])
+    #expect(try JSONValueDecoder().decode(Grid.self, from: tree) == grid)
+
+    let error = #expect(throws: DecodingError.self) {
+      try JSONValueDecoder().decode(Grid.self, from: #"[{"title":"x","width":2},[1,2],[3,"4"]]"#)
+    }
+    guard case .typeMismatch(_, let context)? = error else {
+      Issue.record("wrong error \(String(describing: error))")
+      return
+    }
+    #expect(context.codingPath.map(\.stringValue) == ["Index 2", "Index 1"])
+  }
+
+  @Test func jsonValueCodableKeepsNumberKinds() throws {
+    let value: JSONValue = ["i": 1, "d": 1.0, "z": -0.0, "a": [nil, true, "s"], "o": [:]]
+    let tree = try JSONValueEncoder().encode(Wrapped(value))
+    #expect(identical(tree, value))
+    let decoded = try JSONValueDecoder().decode(Wrapped.self, from: value)
+    #expect(identical(decoded.value, value))
+  }
+}
