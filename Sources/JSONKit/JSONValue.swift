@@ -12,6 +12,9 @@
 /// - strings compare by their Unicode scalars, not by canonical equivalence, as RFC 8259 §8.3
 ///   recommends for interoperable comparison;
 /// - `.integer(1)` and `.double(1.0)` are different values, because they serialize differently.
+///
+/// Repeated keys in parsed objects are rejected by default; see
+/// ``JSONParseOptions/DuplicateKeyPolicy``.
 public enum JSONValue: Sendable {
   /// The literal `null`.
   case null
@@ -19,7 +22,9 @@ public enum JSONValue: Sendable {
   case bool(Bool)
   /// A number written without fraction or exponent that fits `Int64`.
   case integer(Int64)
-  /// Any other number. Non-finite values cannot be written as JSON; see ``serialized(options:)``.
+  /// Any other number. The parser never produces infinities or NaN; if code builds one, it
+  /// serializes as `null` (see ``serialized(options:)``) and, NaN being unequal to itself,
+  /// breaks `==` reflexivity as `Double` does.
   case double(Double)
   /// A string of Unicode scalars.
   case string(String)
