@@ -15,7 +15,7 @@ let package = Package(
     .target(name: "WorkoutCore"),
     .target(name: "ConfigFormat"),
     .target(name: "JSONKit"),
-    .target(name: "Configuration", dependencies: ["WorkoutCore", "ConfigFormat"]),
+    .target(name: "Configuration", dependencies: ["WorkoutCore", "ConfigFormat", "DisplayKit"]),
     .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
 
     // The one layer that talks to the operating system.

@@ -34,4 +34,7 @@ public enum Environment {
   ///
   /// The corresponding C function is `getpid`.
   public static var processID: Int32 { getpid() }
+
+  /// The real user id of this process. The corresponding C function is `getuid`.
+  public static var userID: UInt32 { getuid() }
 }
