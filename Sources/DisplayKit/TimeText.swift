@@ -73,6 +73,26 @@ public enum TimeText {
     return parts
   }
 
+  /// One value of a tempo as TempoRep writes it: `↓4`, `0`, `↑1.5`, `X` (an explosive
+  /// concentric). Arrows follow the lift's direction, so a reversed lift swaps them.
+  public static func tempoValue(_ tempo: TempoSnapshot, _ phase: TempoPhase) -> String {
+    let value = tempo.tempo.value(of: phase)
+    var text = value % 2 == 0 ? "\(value / 2)" : "\(value / 2).5"
+    if phase == .concentric && tempo.explosiveConcentric { text = "X" }
+    let down = tempo.reverseDirection ? "↑" : "↓"
+    let up = tempo.reverseDirection ? "↓" : "↑"
+    switch phase {
+    case .eccentric: return down + text
+    case .concentric: return up + text
+    case .bottomPause, .topPause: return text
+    }
+  }
+
+  /// The whole tempo in written order: `↓4·0·↑1·0`.
+  public static func tempo(_ tempo: TempoSnapshot) -> String {
+    TempoPhase.allCases.map { tempoValue(tempo, $0) }.joined(separator: "·")
+  }
+
   private static func wrap(_ value: Int, _ modulus: Int) -> Int {
     ((value % modulus) + modulus) % modulus
   }
