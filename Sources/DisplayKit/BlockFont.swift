@@ -8,11 +8,6 @@ public struct BlockFont: Sendable, Hashable {
   public let height: Int
   private let glyphs: [Character: [String]]
 
-  private init(height: Int, glyphs: [Character: [String]]) {
-    self.height = height
-    self.glyphs = glyphs
-  }
-
   /// Whether every character of `text` (letters in either case) has a glyph.
   public func supports(_ text: String) -> Bool {
     !text.isEmpty && text.allSatisfy { glyph(for: $0) != nil }

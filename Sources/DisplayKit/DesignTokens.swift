@@ -216,12 +216,15 @@ public struct DesignTokens: Sendable, Hashable {
     ] where !(0...100).contains(value) {
       errors.append("\(name) brightness \(value) is outside 0–100")
     }
-    for (name, time) in [("night_start", brightness.nightStart), ("night_end", brightness.nightEnd)]
+    for (name, time) in [
+      ("night_start", brightness.nightStart), ("night_end", brightness.nightEnd),
+    ]
     where !(0...23).contains(time.hour) || !(0...59).contains(time.minute) {
       errors.append("\(name) \(time.hour):\(time.minute) is not a time of day")
     }
     for (name, value) in [
-      ("colon_blink", blink.colonPeriodMilliseconds), ("pause_blink", blink.pausePeriodMilliseconds),
+      ("colon_blink", blink.colonPeriodMilliseconds),
+      ("pause_blink", blink.pausePeriodMilliseconds),
       ("cue_flash", blink.cueFlashMilliseconds),
     ] where value < 0 {
       errors.append("\(name) \(value) ms is negative")

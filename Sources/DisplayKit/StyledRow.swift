@@ -105,13 +105,17 @@ enum Cells {
   /// Cells a character takes: 2 for East Asian wide characters and emoji, else 1.
   static func width(of character: Character) -> Int {
     guard let scalar = character.unicodeScalars.first?.value else { return 0 }
-    let wide: [ClosedRange<UInt32>] = [
-      0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
-    ]
-    return wide.contains { $0.contains(scalar) } ? 2 : 1
+    // Everything below U+1100 (Latin, Greek, Cyrillic, box drawing, blocks) is narrow: the
+    // common case skips the table.
+    if scalar < 0x1100 { return 1 }
+    return wideRanges.contains { $0.contains(scalar) } ? 2 : 1
   }
+
+  private static let wideRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+    0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+  ]
 
   static func width(of text: String) -> Int { text.reduce(0) { $0 + width(of: $1) } }
 

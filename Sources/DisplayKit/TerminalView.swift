@@ -262,7 +262,8 @@ private struct Layout {
   }
 
   private func singleLine() -> StyledRow {
-    var row = StyledRow(digitsLit ? mainTime : String(repeating: " ", count: mainTime.count), accent)
+    var row = StyledRow(
+      digitsLit ? mainTime : String(repeating: " ", count: mainTime.count), accent)
     if !phaseText.isEmpty {
       row.append(" ", base)
       row.append(phaseText, phaseStyle)
@@ -361,8 +362,8 @@ private struct Layout {
         row.append(" " + text + " ", style(role))
       }
     }
-    if withTrack {
-      let width = 13
+    let width = 13
+    if withTrack && row.width + width + 5 <= columns - 2 {
       let position = min(1, max(0, tempo.trackPosition))
       let dot = nearest(position * Double(width - 1))
       row.append("   ├", caption)
