@@ -42,6 +42,7 @@ let package = Package(
     .testTarget(
       name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFormat", "WorkoutCore"]),
     .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit"]),
+    .testTarget(name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: ["WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration"]),
