@@ -1,13 +1,30 @@
 // SPDX-License-Identifier: MIT
 
 /// Remembers the keys of one mapping so a repeated key is reported with its first definition.
+///
+/// Most mappings hold a handful of keys, for which a linear scan beats hashing; a dictionary
+/// takes over past `linearLimit` keys so a 1,000-preset mapping stays linear overall.
 struct DuplicateKeyDetector {
-  private var firstIndexByKey: [String: Int] = [:]
+  private static let linearLimit = 12
+  private var keys: [String] = []
+  private var firstIndexByKey: [String: Int]?
 
-  /// Returns the index of an earlier entry with the same key, or records this one.
-  mutating func earlierIndex(of key: String, at index: Int) -> Int? {
-    if let earlier = firstIndexByKey[key] { return earlier }
-    firstIndexByKey[key] = index
+  /// Returns the index of an earlier key equal to `key`, or records `key` as the next one.
+  mutating func earlierIndex(of key: String) -> Int? {
+    if var index = firstIndexByKey {
+      if let earlier = index[key] { return earlier }
+      firstIndexByKey = nil  // keep the dictionary uniquely referenced while it grows
+      index[key] = keys.count
+      keys.append(key)
+      firstIndexByKey = index
+      return nil
+    }
+    if let earlier = keys.firstIndex(of: key) { return earlier }
+    keys.append(key)
+    if keys.count > Self.linearLimit {
+      firstIndexByKey = Dictionary(
+        keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
     return nil
   }
 }
@@ -216,7 +233,7 @@ extension SubsetParser {
       do {
         let (key, afterColon) = try scanBlockKey(line: lineIndex, offset: keyOffset)
         let value = try parseMappingValue(line: lineIndex, offset: afterColon, indent: indent)
-        if let earlier = keys.earlierIndex(of: key.text, at: entries.count) {
+        if let earlier = keys.earlierIndex(of: key.text) {
           reportDuplicate(key, first: entries[earlier].key)
         }
         entries.append(MappingEntry(key: key, value: value))

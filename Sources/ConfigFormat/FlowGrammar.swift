@@ -46,7 +46,7 @@ extension SubsetParser {
         let (entry, endedLine) = try parseFlowMappingEntry(
           &cursor, minimumIndent: minimumIndent, depth: depth, open: open)
         plainEndedItsLine = endedLine
-        if let earlier = keys.earlierIndex(of: entry.key.text, at: entries.count) {
+        if let earlier = keys.earlierIndex(of: entry.key.text) {
           diagnostics.append(
             .error(
               "duplicate key '\(entry.key.text)' in mapping", at: entry.key.range,

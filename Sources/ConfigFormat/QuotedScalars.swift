@@ -141,7 +141,8 @@ extension SubsetParser {
       else { return false }
       value = decoded
     default:
-      let shown = excerpt(line: lineIndex, from: start + 1, maximumLength: 1)
+      let shown = excerpt(
+        line: lineIndex, from: start + 1, maximumLength: 1, marksTruncation: false)
       error(
         "unknown escape sequence '\\\(shown)' in a double-quoted string", line: lineIndex,
         offset: start, length: 2,

@@ -347,7 +347,9 @@ struct SubsetParser {
   }
 
   /// A short, printable excerpt of the text at `offset` for messages ("found 'xyz'").
-  func excerpt(line lineIndex: Int, from offset: Int, maximumLength: Int = 24) -> String {
+  func excerpt(
+    line lineIndex: Int, from offset: Int, maximumLength: Int = 24, marksTruncation: Bool = true
+  ) -> String {
     let end = lines[lineIndex].end
     var stop = offset
     var count = 0
@@ -357,7 +359,7 @@ struct SubsetParser {
       count += 1
     }
     let text = String(decoding: bytes[offset..<stop], as: UTF8.self)
-    return stop < end ? text + "..." : text
+    return stop < end && marksTruncation ? text + "..." : text
   }
 
   // MARK: Character classes
