@@ -128,7 +128,7 @@ public enum ValueSyntax {
         fractionDigits = bytes[fractionStart..<index]
         if fractionDigits.isEmpty { return .failure(Problem(message: expected, hint: nil)) }
       }
-      guard !integerDigits.isEmpty, integerDigits.count <= 9, fractionDigits.count <= 3 else {
+      guard !integerDigits.isEmpty, integerDigits.count <= 9, fractionDigits.count <= 9 else {
         return .failure(Problem(message: expected, hint: nil))
       }
       let unitStart = index
