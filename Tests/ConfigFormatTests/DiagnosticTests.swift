@@ -5,7 +5,8 @@ import Testing
 
 @Suite("Diagnostics: rendering, summary, collection")
 struct DiagnosticTests {
-  static let source = (1...13).map { "# line \($0)" }.joined(separator: "\n")
+  static let source =
+    (1...13).map { "# line \($0)" }.joined(separator: "\n")
     + "\nfran:\n    rouds: 5\n"
 
   @Test("a diagnostic renders as file:line:col, the source line, a caret and a hint")

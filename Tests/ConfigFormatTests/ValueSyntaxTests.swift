@@ -64,7 +64,8 @@ struct ValueSyntaxTests {
       RejectedValue("", "expected a duration like '20s' or '1:30', found nothing"),
       RejectedValue("-5s", "a duration cannot be negative, found '-5s'"),
       RejectedValue(
-        "5x", "unknown duration unit 'x' in '5x'", hint: "use h, m, s or ms, as in '1m30s' or '500ms'"),
+        "5x", "unknown duration unit 'x' in '5x'",
+        hint: "use h, m, s or ms, as in '1m30s' or '500ms'"),
       RejectedValue("5min", "unknown duration unit 'min' in '5min'"),
       RejectedValue(
         "30s1m", "duration units must go from hours down to milliseconds, each once, in '30s1m'"),
@@ -73,8 +74,10 @@ struct ValueSyntaxTests {
       RejectedValue("1m30", "a duration needs a unit after '30' in '1m30'", hint: "write '1m30s'"),
       RejectedValue("1:75", "seconds must be between 00 and 59 in '1:75'"),
       RejectedValue("1:60:00", "minutes must be between 00 and 59 in '1:60:00'"),
-      RejectedValue("1:5", "expected a duration like '1:30' (m:ss) or '1:02:03' (h:mm:ss), found '1:5'"),
-      RejectedValue("1:2:3:4", "expected a duration like '1:30' (m:ss) or '1:02:03' (h:mm:ss), found '1:2:3:4'"),
+      RejectedValue(
+        "1:5", "expected a duration like '1:30' (m:ss) or '1:02:03' (h:mm:ss), found '1:5'"),
+      RejectedValue(
+        "1:2:3:4", "expected a duration like '1:30' (m:ss) or '1:02:03' (h:mm:ss), found '1:2:3:4'"),
       RejectedValue("abc", "expected a duration like '20s', '1m30s' or '1:30', found 'abc'"),
       RejectedValue("1.s", "expected a duration like '20s', '1m30s' or '1:30', found '1.s'"),
       RejectedValue("5 s", "expected a duration like '20s', '1m30s' or '1:30', found '5 s'"),
@@ -138,7 +141,9 @@ struct ValueSyntaxTests {
 
   @Test(
     "times of day",
-    arguments: [("21:00", 21, 0), ("06:30", 6, 30), ("6:30", 6, 30), ("0:00", 0, 0), ("23:59", 23, 59)])
+    arguments: [
+      ("21:00", 21, 0), ("06:30", 6, 30), ("6:30", 6, 30), ("0:00", 0, 0), ("23:59", 23, 59),
+    ])
   func timeOfDay(text: String, hour: Int, minute: Int) throws {
     let time = try ValueSyntax.timeOfDay(scalar(text)).get()
     #expect(time == TimeOfDay(hour: hour, minute: minute))
@@ -200,7 +205,8 @@ struct ValueSyntaxTests {
       RejectedValue("", "expected a tempo like '4010' or '3-0-1.5-0', found ''"),
       RejectedValue("3--1-0", "expected a tempo value like '3' or '1.5', found '' in '3--1-0'"),
       RejectedValue("x-0-1-0", "expected a tempo value like '3' or '1.5', found 'x' in 'x-0-1-0'"),
-      RejectedValue("1.-0-1-0", "expected a tempo value like '3' or '1.5', found '1.' in '1.-0-1-0'"),
+      RejectedValue(
+        "1.-0-1-0", "expected a tempo value like '3' or '1.5', found '1.' in '1.-0-1-0'"),
     ])
   func malformedTempo(_ rejected: RejectedValue) {
     expectFailure(ValueSyntax.tempo(scalar(rejected.text)), rejected)
@@ -262,7 +268,8 @@ struct ValueSyntaxTests {
       RejectedValue("1000", "'rounds' must be between 1 and 999, got 1000"),
       RejectedValue("-1", "'rounds' must be between 1 and 999, got -1"),
       RejectedValue(
-        "99999999999999999999999", "'rounds' must be between 1 and 999, got 99999999999999999999999"),
+        "99999999999999999999999", "'rounds' must be between 1 and 999, got 99999999999999999999999"
+      ),
       RejectedValue("abc", "'rounds' must be a whole number, got 'abc'"),
       RejectedValue("5.0", "'rounds' must be a whole number, got '5.0'"),
       RejectedValue("", "'rounds' must be a whole number, got ''"),
