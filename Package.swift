@@ -37,7 +37,9 @@ let package = Package(
       ]),
 
     .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
-    .testTarget(name: "ConfigFormatTests", dependencies: ["ConfigFormat"]),
+    .testTarget(
+      name: "ConfigFormatTests", dependencies: ["ConfigFormat"],
+      exclude: ["Fixtures", "yaml_compose_compare.py"]),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(
       name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFormat", "WorkoutCore"]),
