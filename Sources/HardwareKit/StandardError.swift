@@ -14,7 +14,14 @@ public enum StandardError {
   ///
   /// The corresponding C function is `write`.
   public static func writeLine(_ line: String) {
-    let bytes = Array(line.utf8) + [0x0A]
+    write(line + "\n")
+  }
+
+  /// Writes `text` as it is (no newline added) to fd 2, completing partial writes.
+  ///
+  /// The corresponding C function is `write`.
+  public static func write(_ text: String) {
+    let bytes = Array(text.utf8)
     bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {

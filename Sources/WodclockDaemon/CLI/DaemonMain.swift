@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// wodclockd's entry point: the command line, --check-config, --print-config, and the daemon.
+
+import ConfigFormat
+import Configuration
+import HardwareKit
+
+public enum DaemonMain {
+  /// Runs `wodclockd` with `arguments` (without the program name); returns the exit status.
+  public static func run(_ arguments: [String]) -> Int32 {
+    let options: DaemonOptions
+    switch DaemonOptions.parse(arguments) {
+    case .success(let parsed): options = parsed
+    case .failure(let error):
+      StandardError.writeLine("wodclockd: \(error.message)\n\n" + DaemonOptions.usage)
+      return 64
+    }
+    switch options.task {
+    case .help:
+      print(DaemonOptions.usage)
+      return 0
+    case .version:
+      print("wodclockd \(WodclockVersion.current)")
+      return 0
+    case .checkConfig, .printConfig, .safeOutputs, .run:
+      break
+    }
+
+    let path = options.configPath ?? DaemonOptions.defaultConfigPath
+    let color = Terminal.isTTY(.standardError)
+    let configuration: WodclockConfiguration
+    switch ConfigurationFile.load(path: path, plugins: PluginCatalog.schemas) {
+    case .failure(let problem):
+      StandardError.write(problem.rendered(color: color))
+      if options.configPath == nil, problem.source == nil {
+        StandardError.writeLine(
+          "hint: to try wodclock without installing it, run `make demo` in the source tree")
+      }
+      return 78
+    case .success(let loaded):
+      configuration = loaded
+    }
+
+    switch options.task {
+    case .checkConfig:
+      print(
+        "ok: \(path): \(configuration.presets.count) presets, \(configuration.inputs.count) inputs, "
+          + "\(configuration.outputs.count) outputs")
+      return 0
+    case .printConfig:
+      print(
+        ConfigurationPrinter.render(configuration, plugins: PluginCatalog.schemas), terminator: "")
+      return 0
+    case .safeOutputs:
+      return SafeOutputs.run(configuration)
+    default:
+      break
+    }
+
+    let logger = Logger()
+    do {
+      let daemon = try Daemon(options: options, configuration: configuration, logger: logger)
+      return daemon.run()
+    } catch let failure as DaemonFailure {
+      logger.error(failure.message)
+      return failure.exitCode
+    } catch {
+      logger.error("cannot start: \(error)")
+      return 69
+    }
+  }
+}
+
+/// `--safe-outputs`: what `ExecStopPost=` runs after the daemon died, even by SIGKILL, so no
+/// horn is left sounding and no display is left frozen on a stale time.
+enum SafeOutputs {
+  static func run(_ configuration: WodclockConfiguration) -> Int32 {
+    var status: Int32 = 0
+    for instance in configuration.outputs {
+      guard case .output(let make)? = PluginCatalog.kind(named: instance.kind)?.factory else {
+        continue
+      }
+      do {
+        try make(instance).driveSafe()
+      } catch {
+        StandardError.writeLine("wodclockd: \(instance.id): cannot drive to a safe state: \(error)")
+        status = 69
+      }
+    }
+    return status
+  }
+}

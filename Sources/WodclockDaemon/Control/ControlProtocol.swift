@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// The control socket's protocol: one JSON object per line each way, versioned.
+//
+// Request:  {"v": 1, "id": 7, "cmd": "load", "preset": "fran"}
+// Reply:    {"v": 1, "id": 7, "ok": true, "status": {...}}
+// Error:    {"v": 1, "id": 7, "ok": false, "error": {"code": "unknown_preset", "message": "..."}}
+// Events after `subscribe`: {"v": 1, "event": "status", "status": {...}} and
+//                           {"v": 1, "event": "cue", "cue": {...}}
+// `v` and `id` are optional in requests; `id` is echoed back.
+
+import JSONKit
+import WorkoutCore
+
+/// The commands of protocol version 1.
+public enum ControlCommand: Equatable, Sendable {
+  case action(WorkoutAction)
+  case load(preset: String)
+  case status
+  case presets
+  case history(limit: Int)
+  case reload
+  case subscribe
+  case version
+
+  /// Every command name, for error messages and the client's help.
+  public static let names =
+    WorkoutAction.allCases.map(\.rawValue) + [
+      "load", "status", "presets", "history", "reload", "subscribe", "version",
+    ]
+}
+
+public struct ControlRequest: Equatable, Sendable {
+  public var id: JSONValue?
+  public var command: ControlCommand
+}
+
+/// A request that could not be parsed, with the id to echo when one was readable.
+public struct ControlRejection: Error, Equatable, Sendable {
+  public var failure: ControlFailure
+  public var id: JSONValue?
+}
+
+/// An error reply's code and message.
+public struct ControlFailure: Error, Equatable, Sendable {
+  public var code: String
+  public var message: String
+  public init(_ code: String, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+}
+
+public enum ControlProtocol {
+  public static let version: Int64 = 1
+  /// Longest request line accepted; a longer one is answered with `line_too_long` and the
+  /// connection is closed (its end cannot be found reliably).
+  public static let maximumLineBytes = 8192
+  public static let defaultHistoryLimit = 20
+
+  private static let parseOptions = JSONParseOptions(maxDepth: 8, maxInputBytes: maximumLineBytes)
+
+  /// Parses one request line (without its newline).
+  public static func parse(_ line: some Collection<UInt8>) -> Result<
+    ControlRequest, ControlRejection
+  > {
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(line, options: parseOptions)
+    } catch {
+      return reject("bad_json", "the request is not JSON: \(error)", nil)
+    }
+    guard case .object(let object) = value else {
+      return reject("bad_request", "a request is a JSON object", nil)
+    }
+    let id = object["id"]
+    if let version = object["v"], version.intValue != Self.version {
+      return reject(
+        "unsupported_version", "this daemon speaks protocol version \(Self.version)", id)
+    }
+    guard let name = object["cmd"]?.stringValue else {
+      return reject("bad_request", "missing \"cmd\" (a string)", id)
+    }
+    if let action = WorkoutAction(rawValue: name) {
+      return .success(ControlRequest(id: id, command: .action(action)))
+    }
+    switch name {
+    case "load":
+      guard let preset = object["preset"]?.stringValue, !preset.isEmpty else {
+        return reject("bad_request", "\"load\" needs \"preset\" (a name)", id)
+      }
+      return .success(ControlRequest(id: id, command: .load(preset: preset)))
+    case "status": return .success(ControlRequest(id: id, command: .status))
+    case "presets": return .success(ControlRequest(id: id, command: .presets))
+    case "history":
+      var limit = defaultHistoryLimit
+      if let given = object["limit"] {
+        guard let number = given.intValue, number > 0, number <= 10_000 else {
+          return reject("bad_request", "\"limit\" must be between 1 and 10000", id)
+        }
+        limit = Int(number)
+      }
+      return .success(ControlRequest(id: id, command: .history(limit: limit)))
+    case "reload": return .success(ControlRequest(id: id, command: .reload))
+    case "subscribe": return .success(ControlRequest(id: id, command: .subscribe))
+    case "version": return .success(ControlRequest(id: id, command: .version))
+    default:
+      return reject(
+        "unknown_command",
+        "unknown command '\(name)'; commands: \(ControlCommand.names.joined(separator: ", "))", id)
+    }
+  }
+
+  private static func reject(_ code: String, _ message: String, _ id: JSONValue?)
+    -> Result<ControlRequest, ControlRejection>
+  {
+    .failure(ControlRejection(failure: ControlFailure(code, message), id: id))
+  }
+
+  /// A success reply with extra members.
+  public static func success(id: JSONValue?, _ members: [(String, JSONValue)] = []) -> JSONValue {
+    var object = JSONObject([("v", .integer(version))])
+    if let id { object["id"] = id }
+    object["ok"] = .bool(true)
+    for (key, value) in members { object[key] = value }
+    return .object(object)
+  }
+
+  /// An error reply.
+  public static func failure(id: JSONValue?, _ failure: ControlFailure) -> JSONValue {
+    var object = JSONObject([("v", .integer(version))])
+    if let id { object["id"] = id }
+    object["ok"] = .bool(false)
+    object["error"] = .object(
+      JSONObject([("code", .string(failure.code)), ("message", .string(failure.message))]))
+    return .object(object)
+  }
+
+  /// An event for subscribers.
+  public static func event(_ name: String, _ members: [(String, JSONValue)]) -> JSONValue {
+    var object = JSONObject([("v", .integer(version)), ("event", .string(name))])
+    for (key, value) in members { object[key] = value }
+    return .object(object)
+  }
+
+  /// The status object: what `wodclockctl status --json` prints.
+  public static func status(_ snapshot: WorkoutSnapshot, display: String?) -> JSONValue {
+    func seconds(_ span: TimeSpan?) -> JSONValue { span.map { .double($0.seconds) } ?? .null }
+    func counter(_ counter: Counter?) -> (JSONValue, JSONValue) {
+      guard let counter else { return (.null, .null) }
+      return (.integer(Int64(counter.index)), counter.count.map { .integer(Int64($0)) } ?? .null)
+    }
+    let (round, rounds) = counter(snapshot.round)
+    let (set, sets) = counter(snapshot.set)
+    let (rep, reps) = counter(snapshot.rep)
+    let active = snapshot.runState != .idle
+    return .object(
+      JSONObject([
+        ("state", .string(snapshot.runState.rawValue)),
+        ("preset", .string(snapshot.presetName)),
+        ("mode", .string(snapshot.mode.rawValue)),
+        ("label", snapshot.label.map { .string($0) } ?? .null),
+        ("display", display.map { .string($0) } ?? .null),
+        ("elapsed_s", .double(snapshot.elapsed.seconds)),
+        ("remaining_s", seconds(snapshot.remaining)),
+        ("segment", active ? snapshot.segmentKind.map { .string($0.rawValue) } ?? .null : .null),
+        ("segment_remaining_s", active ? seconds(snapshot.segmentRemaining) : .null),
+        ("round", round), ("rounds", rounds),
+        ("set", set), ("sets", sets),
+        ("rep", rep), ("reps", reps),
+        ("side", snapshot.side.map { .string($0.rawValue) } ?? .null),
+        ("laps", .integer(Int64(snapshot.laps))),
+        ("time_under_tension_s", .double(snapshot.timeUnderTension.seconds)),
+        ("finish_reason", snapshot.finishReason.map { .string($0.rawValue) } ?? .null),
+      ]))
+  }
+
+  /// A cue as an event member.
+  public static func cue(_ cue: Cue) -> JSONValue {
+    var object = JSONObject([("name", .string(cue.kind.name))])
+    for (key, value) in LogOutput.cueFields(cue.kind) { object[key] = .string(value) }
+    return .object(object)
+  }
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// `log` output: a journal-friendly line on every state change and every cue.
+
+import Configuration
+import DisplayKit
+import WorkoutCore
+
+/// Logs what a person would notice: the run state, the segment, the round, each cue.
+/// Per-second ticks are not logged (that would be 3,600 lines an hour in the journal).
+public final class LogOutput: OutputPlugin {
+  public let id: String
+  public let kind = "log"
+  private let logCues: Bool
+  private var context: PluginContext?
+  private var lastKey: String?
+
+  public static let schema = PluginSchema(
+    kind: "log", direction: .output,
+    summary: "a journal line on every state change and cue",
+    settings: [
+      SettingSpec("cues", .boolean, default: .boolean(true), "log each cue (beeps, round changes)")
+    ])
+
+  public init(instance: PluginInstance) {
+    id = instance.id
+    logCues = instance.settings.bool("cues") ?? true
+  }
+
+  public func start(_ context: PluginContext) throws {
+    self.context = context
+  }
+
+  public func render(_ frame: OutputFrame) throws {
+    guard let context else { return }
+    let snapshot = frame.snapshot
+    let fields = Self.stateFields(snapshot)
+    let key = fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+    if key != lastKey {
+      lastKey = key
+      context.logger.info("state", fields)
+    }
+    if logCues {
+      for cue in frame.cues {
+        context.logger.info("cue", [("cue", cue.kind.name)] + Self.cueFields(cue.kind))
+      }
+    }
+  }
+
+  public func nextWakeUp(after now: Int64) -> Int64? { nil }
+
+  public func stop() { context = nil }
+
+  static func stateFields(_ snapshot: WorkoutSnapshot) -> [(String, String)] {
+    var fields: [(String, String)] = [
+      ("state", snapshot.runState.rawValue), ("preset", snapshot.presetName),
+      ("mode", snapshot.mode.rawValue),
+    ]
+    if let kind = snapshot.segmentKind, snapshot.runState != .idle {
+      fields.append(("segment", kind.rawValue))
+    }
+    if let round = snapshot.round { fields.append(("round", round.description)) }
+    if let set = snapshot.set { fields.append(("set", set.description)) }
+    if let side = snapshot.side { fields.append(("side", side.rawValue)) }
+    if let label = snapshot.label, snapshot.runState != .idle { fields.append(("label", label)) }
+    if snapshot.laps > 0 { fields.append(("laps", String(snapshot.laps))) }
+    if let reason = snapshot.finishReason {
+      fields.append(("finish", reason.rawValue))
+      fields.append(("elapsed", snapshot.elapsed.description))
+    }
+    return fields
+  }
+
+  static func cueFields(_ kind: CueKind) -> [(String, String)] {
+    switch kind {
+    case .segmentStart(let segment): [("segment", segment.rawValue)]
+    case .roundStart(let round): [("round", round.description)]
+    case .roundsRemaining(let count): [("rounds_left", String(count))]
+    case .countdown(let left, let ending):
+      [("seconds_left", String(left)), ("ending", ending.rawValue)]
+    case .repComplete(let rep): [("rep", rep.description)]
+    case .setComplete(let set): [("set", set.description)]
+    case .sideSwitch(let side): [("side", side.rawValue)]
+    case .lap(let count): [("laps", String(count))]
+    default: []
+    }
+  }
+}

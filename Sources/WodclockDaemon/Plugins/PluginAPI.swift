@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// The contracts between the daemon and its plugins. The daemon runs one single-threaded event
+// loop; plugins are called from it and must never block: they write non-blocking, queue, and
+// ask for a wake-up when they need one.
+
+import Configuration
+import DisplayKit
+import HardwareKit
+import WorkoutCore
+
+/// Everything an output is given on each update: one value, so fields can be added later
+/// without touching every plugin.
+public struct OutputFrame {
+  public var snapshot: WorkoutSnapshot
+  /// Cues since the previous frame given to this output; never dropped, never repeated.
+  public var cues: [Cue]
+  public var tokens: DesignTokens
+  public var words: DisplayWords
+  public var clock: ClockSettings
+  /// Wall-clock time of day, for the clock display (never used for timing).
+  public var civilTime: CivilTime
+  /// The real monotonic clock, in nanoseconds.
+  public var monotonicNow: Int64
+  /// The loop's speed factor (`--speed`); outputs that animate divide by it.
+  public var speed: Int64
+  /// A transient message for people ("press r again to reset", "reload failed: ...").
+  public var message: String?
+}
+
+/// A display, a sounder or a log: something the clock's state is shown on.
+public protocol OutputPlugin: AnyObject {
+  var id: String { get }
+  var kind: String { get }
+  /// Opens devices. A throw marks only this plugin as failed; the daemon retries with backoff.
+  func start(_ context: PluginContext) throws
+  /// Shows `frame`. Must not block.
+  func render(_ frame: OutputFrame) throws
+  /// A monotonic instant at which this output wants another frame although nothing in the
+  /// workout changed (a blinking colon, a buzzer edge), or nil.
+  func nextWakeUp(after now: Int64) -> Int64?
+  /// Puts the output in its safe state (buzzer off, display per config) and releases devices.
+  /// Must not throw and must return quickly.
+  func stop()
+}
+
+/// A source of button presses and key strokes.
+public protocol InputPlugin: AnyObject {
+  var id: String { get }
+  var kind: String { get }
+  func start(_ context: PluginContext) throws
+  /// Descriptors the loop watches for readability on this plugin's behalf.
+  var watchedDescriptors: [FileDescriptor] { get }
+  /// Reads what is ready on `descriptor` (non-blocking) and reports what the person did.
+  func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent]
+  /// A monotonic instant at which the plugin must be called back (a long-press threshold).
+  func nextWakeUp(after now: Int64) -> Int64?
+  func handleWakeUp(at now: Int64) -> [InputEvent]
+  func stop()
+}
+
+extension InputPlugin {
+  public func nextWakeUp(after now: Int64) -> Int64? { nil }
+  public func handleWakeUp(at now: Int64) -> [InputEvent] { [] }
+}
+
+/// What an input reports.
+public enum InputEvent: Equatable, Sendable {
+  /// A gesture on a named control; the config's `controls:` says what it does.
+  case control(String, Gesture)
+  /// An action chosen by the input itself (the terminal keyboard's fixed keys).
+  case action(ControlAction)
+  /// Load the n-th preset of the config (1-based), as the keys 1–9 do.
+  case loadPresetNumber(Int)
+  /// Show (or, with nil, clear) a short message on the displays.
+  case message(String?)
+  /// The person asked the daemon to quit (the terminal keyboard's `q`).
+  case quit
+}
+
+/// What a plugin may use from the daemon.
+public struct PluginContext {
+  public var id: String
+  public var logger: Logger
+  /// The loop's speed factor (`--speed`).
+  public var speed: Int64
+  /// Called by an output that takes over the terminal, so log lines stop going to it.
+  public var claimTerminal: (_ showLine: @escaping (String) -> Void) -> Void
+
+  public func log(_ level: LogLevel, _ message: String, _ fields: [(String, String)] = []) {
+    logger.log(level, message, [("plugin", id)] + fields)
+  }
+}
+
+/// A plugin failure with a reason a person can act on.
+public struct PluginError: Error, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+extension OutputPlugin {
+  /// Drives the hardware to its safe state without starting the plugin (used by
+  /// `--safe-outputs` after a crash). Outputs without hardware to secure do nothing.
+  public func driveSafe() throws {}
+}

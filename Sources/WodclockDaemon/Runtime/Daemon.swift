@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: MIT
+// The daemon's event loop: one thread that sleeps until the next thing that must happen (the
+// engine's next deadline, an output's wake-up, an input, a signal, a client) and never polls.
+
+import ConfigFormat
+import Configuration
+import DisplayKit
+import HardwareKit
+import JSONKit
+import WorkoutCore
+
+/// The running daemon. Owns the engine (through ``EngineHost``), the plugins, the control
+/// socket and the systemd conversation. Single-threaded: everything happens on `run()`'s thread.
+public final class Daemon {
+  private enum SlotState {
+    case running
+    /// Failed; retried at `retryAt` (monotonic ns), the next wait being `backoff`.
+    case failed(retryAt: Int64, backoff: Int64)
+  }
+
+  private final class OutputSlot {
+    let instance: PluginInstance
+    var plugin: any OutputPlugin
+    var state: SlotState = .failed(retryAt: 0, backoff: Daemon.initialBackoff)
+    var pendingCues: [Cue] = []
+    init(instance: PluginInstance, plugin: any OutputPlugin) {
+      self.instance = instance
+      self.plugin = plugin
+    }
+  }
+
+  private final class InputSlot {
+    let instance: PluginInstance
+    var plugin: any InputPlugin
+    var state: SlotState = .failed(retryAt: 0, backoff: Daemon.initialBackoff)
+    var watched: [FileDescriptor] = []
+    init(instance: PluginInstance, plugin: any InputPlugin) {
+      self.instance = instance
+      self.plugin = plugin
+    }
+  }
+
+  static let initialBackoff: Int64 = 1_000_000_000
+  static let maximumBackoff: Int64 = 30_000_000_000
+  /// How long a message ("reload failed", "press r again") stays on the displays.
+  static let messageDuration: Int64 = 5_000_000_000
+
+  private static let timerToken: UInt64 = 1
+  private static let signalToken: UInt64 = 2
+  private static let inputTokenBase: UInt64 = 1_000
+  private static let serverTokenBase: UInt64 = 1 << 32
+
+  private let options: DaemonOptions
+  private let configPath: String
+  private var configuration: WodclockConfiguration
+  private let logger: Logger
+  private let timeBase: TimeBase
+  private let host: EngineHost
+  private let poller: EventPoller
+  private let timer: DeadlineTimer
+  private let signals: SignalWatcher
+  private var server: ControlServer?
+  private let notifier: SystemdNotifier
+  private let watchdogInterval: Int64?
+  private var nextWatchdogPing: Int64 = 0
+  private var outputs: [OutputSlot] = []
+  private var inputs: [InputSlot] = []
+  private var message: (text: String, until: Int64)?
+  private var stopping = false
+  private var lastStatusText = ""
+  private var lastBroadcastStatus: JSONValue?
+  private var terminalLine: ((String) -> Void)?
+  private var statusNote: String?
+
+  /// Builds everything that can fail before the loop starts: exits with a sysexits code when
+  /// something a person must fix is wrong.
+  public init(options: DaemonOptions, configuration: WodclockConfiguration, logger: Logger) throws {
+    self.options = options
+    self.configPath = configuration.file
+    self.configuration = configuration
+    self.logger = logger
+    let start = MonotonicClock.now()
+    timeBase = TimeBase(origin: start, speed: options.speed)
+    notifier = SystemdNotifier.fromEnvironment()
+    watchdogInterval = Watchdog.interval()
+
+    // SIGPIPE would kill us when a control client hangs up mid-reply; writes report EPIPE.
+    try Signal.ignore(.pipe)
+    signals = try SignalWatcher(signals: [.hangup, .terminate, .interrupt, .windowChanged])
+    poller = try EventPoller()
+    timer = try DeadlineTimer()
+    try poller.register(timer.fileDescriptor, token: Self.timerToken, interest: .readable)
+    try poller.register(signals.fileDescriptor, token: Self.signalToken, interest: .readable)
+
+    let stateDirectory = options.stateDirectory ?? DefaultPaths.stateDirectory()
+    let store = StateStore(directory: stateDirectory)
+    var usableStore: StateStore? = store
+    do {
+      try store.prepare()
+    } catch {
+      logger.warning(
+        "cannot use the state directory; a crash will lose the running workout",
+        [("path", stateDirectory), ("error", "\(error)")])
+      usableStore = nil
+    }
+    guard let preset = EngineHost.initialPreset(configuration) else {
+      throw DaemonFailure(exitCode: 78, message: "\(configuration.file): no presets are configured")
+    }
+    host = try EngineHost(
+      configuration: configuration, preset: preset, store: usableStore, logger: logger,
+      timeBase: timeBase)
+    if let usableStore { restoreState(from: usableStore) }
+
+    let socketPath = options.socketPath ?? DefaultPaths.socket()
+    do {
+      let listener = try UnixListener(
+        path: socketPath, mode: 0o660, group: configuration.daemon.socketGroup)
+      server = try ControlServer(
+        listener: listener, poller: poller, tokenBase: Self.serverTokenBase, logger: logger)
+      logger.info("control socket ready", [("path", socketPath)])
+    } catch {
+      throw DaemonFailure(exitCode: 69, message: "cannot open the control socket: \(error)")
+    }
+  }
+
+  // MARK: - Run
+
+  /// Runs until SIGTERM, SIGINT or a quit key. Returns the exit status.
+  public func run() -> Int32 {
+    startPlugins()
+    let now = MonotonicClock.now()
+    publish(cues: [], at: now)
+    notifier.ready(status: statusText(at: now))
+    logger.info(
+      "ready",
+      [("preset", host.preset.name), ("speed", String(timeBase.speed)), ("config", configPath)])
+    while !stopping {
+      let now = MonotonicClock.now()
+      let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
+      serviceWakeUps(at: now)
+      publish(cues: cues, at: now)
+      pingWatchdog(at: now)
+      do {
+        try timer.arm(at: nextWakeUp(after: now))
+        let events = try poller.wait(until: nil)
+        for event in events { dispatch(event) }
+      } catch {
+        logger.error("event loop failed", [("error", "\(error)")])
+        stopping = true
+      }
+    }
+    shutDown()
+    return 0
+  }
+
+  private func dispatch(_ event: EventPoller.Event) {
+    let now = MonotonicClock.now()
+    switch event.token {
+    case Self.timerToken:
+      _ = try? timer.readExpirations()
+    case Self.signalToken:
+      while let delivery = try? signals.next() { handleSignal(delivery.signal) }
+    case let token where server?.owns(token) == true:
+      server?.handle(event, now: now) { request in respond(to: request) }
+    default:
+      handleInput(token: event.token, at: now)
+    }
+  }
+
+  private func handleSignal(_ signal: Signal) {
+    switch signal {
+    case .hangup:
+      _ = reload()
+    case .terminate, .interrupt:
+      logger.info("stopping", [("signal", signal.description)])
+      stopping = true
+    case .windowChanged:
+      publish(cues: [], at: MonotonicClock.now(), force: true)
+    default:
+      break
+    }
+  }
+
+  // MARK: - Actions
+
+  /// Performs an action from any source. Returns the refusal or failure, if any.
+  @discardableResult
+  private func perform(_ action: ControlAction, at now: Int64) -> ControlFailure? {
+    let instant = timeBase.engineInstant(atMonotonic: now)
+    var cues = host.advance(to: instant)
+    var failure: ControlFailure?
+    switch action {
+    case .engine(let engineAction):
+      do {
+        cues += try host.perform(engineAction, at: instant)
+        logger.info("action", [("action", engineAction.rawValue), ("preset", host.preset.name)])
+      } catch {
+        failure = ControlFailure("refused", error.description)
+        logger.info(
+          "action refused", [("action", engineAction.rawValue), ("reason", error.reason)])
+      }
+    case .load(let name):
+      do {
+        try host.load(presetNamed: name, at: instant)
+        logger.info("preset loaded", [("preset", name)])
+      } catch {
+        failure = ControlFailure(error.code, error.message)
+      }
+    }
+    publish(cues: cues, at: now)
+    return failure
+  }
+
+  private func handleInputEvents(_ events: [InputEvent], at now: Int64) {
+    for event in events {
+      switch event {
+      case .control(let name, let gesture):
+        guard let action = configuration.control(named: name)?.actions[gesture] else {
+          logger.debug("control has no action", [("control", name), ("gesture", gesture.rawValue)])
+          continue
+        }
+        perform(action, at: now)
+      case .action(let action):
+        perform(action, at: now)
+      case .loadPresetNumber(let number):
+        guard number >= 1 && number <= configuration.presets.count else { continue }
+        perform(.load(preset: configuration.presets[number - 1].name), at: now)
+      case .message(let text):
+        message = text.map { ($0, now + Self.messageDuration) }
+        publish(cues: [], at: now, force: true)
+      case .quit:
+        logger.info("quit requested from the keyboard")
+        stopping = true
+      }
+    }
+  }
+
+  // MARK: - Control socket
+
+  private func respond(to request: ControlRequest) -> (reply: JSONValue, subscribe: Bool) {
+    let now = MonotonicClock.now()
+    let id = request.id
+    switch request.command {
+    case .action(let action):
+      if let failure = perform(.engine(action), at: now) {
+        return (ControlProtocol.failure(id: id, failure), false)
+      }
+      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+    case .load(let preset):
+      if let failure = perform(.load(preset: preset), at: now) {
+        return (ControlProtocol.failure(id: id, failure), false)
+      }
+      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+    case .status:
+      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+    case .presets:
+      let list = configuration.presets.map { preset -> JSONValue in
+        let length = (try? preset.plan.compile())?.workoutLength
+        return .object(
+          JSONObject([
+            ("name", .string(preset.name)), ("mode", .string(preset.plan.mode.name.rawValue)),
+            ("label", preset.plan.label.map { .string($0) } ?? .null),
+            ("length_s", length.map { .double($0.seconds) } ?? .null),
+          ]))
+      }
+      return (
+        ControlProtocol.success(
+          id: id, [("presets", .array(list)), ("current", .string(host.preset.name))]), false
+      )
+    case .history(let limit):
+      let encoder = JSONValueEncoder()
+      let entries = host.history(limit: limit).compactMap { try? encoder.encode($0) }
+      return (ControlProtocol.success(id: id, [("history", .array(entries))]), false)
+    case .reload:
+      if let failure = reload() { return (ControlProtocol.failure(id: id, failure), false) }
+      return (ControlProtocol.success(id: id, [("config", .string(configPath))]), false)
+    case .subscribe:
+      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), true)
+    case .version:
+      return (
+        ControlProtocol.success(
+          id: id,
+          [
+            ("version", .string(WodclockVersion.current)),
+            ("protocol", .integer(ControlProtocol.version)),
+          ]),
+        false
+      )
+    }
+  }
+
+  private func currentStatus(at now: Int64) -> JSONValue {
+    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
+    return ControlProtocol.status(snapshot, display: snapshot.display.map(TimeText.format))
+  }
+
+  // MARK: - Reload
+
+  /// Re-reads the config file. A bad file changes nothing: its diagnostics are logged and the
+  /// clock keeps running on the old configuration.
+  private func reload() -> ControlFailure? {
+    notifier.reloading()
+    logger.info("reloading", [("config", configPath)])
+    let now = MonotonicClock.now()
+    switch ConfigurationFile.load(path: configPath, plugins: PluginCatalog.schemas) {
+    case .failure(let problem):
+      for line in problem.renderedLines { logger.error(line) }
+      statusNote = "reload failed, running the previous config"
+      message = ("reload failed: \(problem.summary)", now + Self.messageDuration)
+      notifier.ready(status: statusText(at: now))
+      publish(cues: [], at: now, force: true)
+      return ControlFailure("config_invalid", problem.summary)
+    case .success(let next):
+      let previous = configuration
+      configuration = next
+      host.replaceConfiguration(next, at: timeBase.engineInstant(atMonotonic: now))
+      restartChangedPlugins(from: previous, to: next)
+      statusNote = nil
+      logger.info("reloaded", [("presets", String(next.presets.count))])
+      notifier.ready(status: statusText(at: now))
+      publish(cues: [], at: now, force: true)
+      return nil
+    }
+  }
+
+  // MARK: - Plugins
+
+  private func startPlugins() {
+    for instance in configuration.outputs { addOutput(instance) }
+    for instance in configuration.inputs { addInput(instance) }
+    let now = MonotonicClock.now()
+    for slot in outputs { startOutput(slot, at: now) }
+    for slot in inputs { startInput(slot, at: now) }
+  }
+
+  private func addOutput(_ instance: PluginInstance) {
+    guard case .output(let make)? = PluginCatalog.kind(named: instance.kind)?.factory else {
+      return
+    }
+    do {
+      outputs.append(OutputSlot(instance: instance, plugin: try make(instance)))
+    } catch {
+      logger.error("cannot create output", [("plugin", instance.id), ("error", "\(error)")])
+    }
+  }
+
+  private func addInput(_ instance: PluginInstance) {
+    guard case .input(let make)? = PluginCatalog.kind(named: instance.kind)?.factory else { return }
+    do {
+      inputs.append(InputSlot(instance: instance, plugin: try make(instance)))
+    } catch {
+      logger.error("cannot create input", [("plugin", instance.id), ("error", "\(error)")])
+    }
+  }
+
+  private func context(for id: String) -> PluginContext {
+    PluginContext(
+      id: id, logger: logger, speed: timeBase.speed,
+      claimTerminal: { [weak self] show in self?.claimTerminal(show) })
+  }
+
+  /// A full-screen terminal view takes the terminal: log lines go to its message line instead
+  /// of scribbling across the picture (they still go to the journal when stderr is not a TTY).
+  private func claimTerminal(_ show: @escaping (String) -> Void) {
+    guard Terminal.isTTY(.standardError) else { return }
+    terminalLine = show
+    logger.sink = { level, line in
+      if level <= .warning || level == .notice { show(line) }
+    }
+  }
+
+  private func startOutput(_ slot: OutputSlot, at now: Int64) {
+    do {
+      try slot.plugin.start(context(for: slot.instance.id))
+      slot.state = .running
+      logger.info("output started", [("plugin", slot.instance.id), ("kind", slot.instance.kind)])
+    } catch {
+      fail(slot, error, at: now)
+    }
+  }
+
+  private func startInput(_ slot: InputSlot, at now: Int64) {
+    do {
+      try slot.plugin.start(context(for: slot.instance.id))
+      slot.state = .running
+      watch(slot)
+      logger.info("input started", [("plugin", slot.instance.id), ("kind", slot.instance.kind)])
+    } catch {
+      fail(slot, error, at: now)
+    }
+  }
+
+  private func fail(_ slot: OutputSlot, _ error: any Error, at now: Int64) {
+    let backoff: Int64
+    if case .failed(_, let previous) = slot.state {
+      backoff = previous
+    } else {
+      backoff = Self.initialBackoff
+    }
+    // Logged once per failure, with the id and the reason; the retries are quiet.
+    if case .running = slot.state {
+      logger.error(
+        "output failed",
+        [
+          ("plugin", slot.instance.id), ("error", "\(error)"),
+          ("retry_in", "\(backoff / 1_000_000_000)s"),
+        ])
+    } else if backoff == Self.initialBackoff {
+      logger.error(
+        "output cannot start",
+        [("plugin", slot.instance.id), ("error", "\(error)"), ("retrying", "with backoff")])
+    }
+    slot.plugin.stop()
+    slot.state = .failed(retryAt: now + backoff, backoff: min(backoff * 2, Self.maximumBackoff))
+  }
+
+  private func fail(_ slot: InputSlot, _ error: any Error, at now: Int64) {
+    let backoff: Int64
+    if case .failed(_, let previous) = slot.state {
+      backoff = previous
+    } else {
+      backoff = Self.initialBackoff
+    }
+    if case .running = slot.state {
+      logger.error("input failed", [("plugin", slot.instance.id), ("error", "\(error)")])
+    } else if backoff == Self.initialBackoff {
+      logger.error(
+        "input cannot start",
+        [("plugin", slot.instance.id), ("error", "\(error)"), ("retrying", "with backoff")])
+    }
+    unwatch(slot)
+    slot.plugin.stop()
+    slot.state = .failed(retryAt: now + backoff, backoff: min(backoff * 2, Self.maximumBackoff))
+  }
+
+  private func watch(_ slot: InputSlot) {
+    unwatch(slot)
+    guard let index = inputs.firstIndex(where: { $0 === slot }) else { return }
+    for (number, descriptor) in slot.plugin.watchedDescriptors.enumerated() {
+      let token = Self.inputTokenBase + UInt64(index) * 64 + UInt64(number)
+      if (try? poller.register(descriptor, token: token, interest: .readable)) != nil {
+        slot.watched.append(descriptor)
+      }
+    }
+  }
+
+  private func unwatch(_ slot: InputSlot) {
+    for descriptor in slot.watched { try? poller.unregister(descriptor) }
+    slot.watched = []
+  }
+
+  private func handleInput(token: UInt64, at now: Int64) {
+    guard token >= Self.inputTokenBase else { return }
+    let index = Int((token - Self.inputTokenBase) / 64)
+    let number = Int((token - Self.inputTokenBase) % 64)
+    guard inputs.indices.contains(index) else { return }
+    let slot = inputs[index]
+    guard case .running = slot.state, slot.watched.indices.contains(number) else { return }
+    do {
+      let events = try slot.plugin.handleReadable(slot.watched[number], at: now)
+      if slot.plugin.watchedDescriptors != slot.watched { watch(slot) }
+      handleInputEvents(events, at: now)
+    } catch {
+      fail(slot, error, at: now)
+    }
+  }
+
+  private func restartChangedPlugins(
+    from previous: WodclockConfiguration, to next: WodclockConfiguration
+  ) {
+    let now = MonotonicClock.now()
+    if previous.outputs != next.outputs {
+      for slot in outputs.reversed() { slot.plugin.stop() }
+      outputs = []
+      for instance in next.outputs { addOutput(instance) }
+      for slot in outputs { startOutput(slot, at: now) }
+    }
+    if previous.inputs != next.inputs {
+      for slot in inputs.reversed() {
+        unwatch(slot)
+        slot.plugin.stop()
+      }
+      inputs = []
+      for instance in next.inputs { addInput(instance) }
+      for slot in inputs { startInput(slot, at: now) }
+    }
+  }
+
+  /// Long-press timers, plugin retries, message expiry, silent clients.
+  private func serviceWakeUps(at now: Int64) {
+    for slot in inputs {
+      switch slot.state {
+      case .running:
+        if let due = slot.plugin.nextWakeUp(after: now), due <= now {
+          handleInputEvents(slot.plugin.handleWakeUp(at: now), at: now)
+        }
+      case .failed(let retryAt, _) where retryAt <= now:
+        startInput(slot, at: now)
+      case .failed:
+        break
+      }
+    }
+    for slot in outputs {
+      if case .failed(let retryAt, _) = slot.state, retryAt <= now { startOutput(slot, at: now) }
+    }
+    if let current = message, current.until <= now { message = nil }
+    server?.expire(now: now)
+  }
+
+  // MARK: - Frames
+
+  /// Sends the current picture to every output, with the cues since their last frame, and to
+  /// the control socket's subscribers.
+  private func publish(cues: [Cue], at now: Int64, force: Bool = false) {
+    let instant = timeBase.engineInstant(atMonotonic: now)
+    let snapshot = displayedSnapshot(at: instant)
+    let wall = WallClock.now()
+    let frameBase = OutputFrame(
+      snapshot: snapshot, cues: [], tokens: configuration.tokens, words: configuration.words,
+      clock: configuration.clock, civilTime: WallClock.civilTime(at: wall), monotonicNow: now,
+      speed: timeBase.speed, message: message?.text)
+    for slot in outputs {
+      slot.pendingCues += cues
+      guard case .running = slot.state else { continue }
+      var frame = frameBase
+      frame.cues = slot.pendingCues
+      do {
+        try slot.plugin.render(frame)
+        slot.pendingCues = []
+      } catch {
+        fail(slot, error, at: now)
+      }
+    }
+    if let server {
+      for cue in cues {
+        server.broadcast(ControlProtocol.event("cue", [("cue", ControlProtocol.cue(cue))]))
+      }
+      let status = currentStatus(at: now)
+      if force || status != lastBroadcastStatus {
+        lastBroadcastStatus = status
+        server.broadcast(ControlProtocol.event("status", [("status", status)]))
+      }
+    }
+    let text = statusText(at: now)
+    if text != lastStatusText {
+      lastStatusText = text
+      notifier.status(text)
+    }
+  }
+
+  /// What the displays show: the workout, or the time of day while idle when so configured.
+  private func displayedSnapshot(at instant: MonotonicInstant) -> WorkoutSnapshot {
+    let snapshot = host.snapshot(at: instant)
+    guard snapshot.runState == .idle, configuration.clock.idle == .clock,
+      let clock = try? WorkoutEngine(
+        plan: WorkoutPlan(name: host.preset.name, mode: .clock(configuration.clock.face)))
+    else { return snapshot }
+    return clock.snapshot(at: instant)
+  }
+
+  private func statusText(at now: Int64) -> String {
+    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
+    var text = "\(snapshot.runState.rawValue) \(snapshot.presetName)"
+    if let display = snapshot.display { text += " " + TimeText.format(display) }
+    if let round = snapshot.round, snapshot.runState != .idle { text += " R \(round)" }
+    if let note = statusNote { text += "; " + note }
+    return text
+  }
+
+  // MARK: - Time
+
+  private func nextWakeUp(after now: Int64) -> Int64 {
+    var best = now + 3_600_000_000_000
+    func consider(_ candidate: Int64?) {
+      if let candidate, candidate < best { best = candidate }
+    }
+    consider(host.engine.nextDeadline.map { timeBase.monotonic(forEngine: $0) })
+    for slot in outputs {
+      switch slot.state {
+      case .running: consider(slot.plugin.nextWakeUp(after: now))
+      case .failed(let retryAt, _): consider(retryAt)
+      }
+    }
+    for slot in inputs {
+      switch slot.state {
+      case .running: consider(slot.plugin.nextWakeUp(after: now))
+      case .failed(let retryAt, _): consider(retryAt)
+      }
+    }
+    consider(message?.until)
+    consider(server?.nextWakeUp())
+    if watchdogInterval != nil { consider(nextWatchdogPing) }
+    // The time of day changes every second; only wake for it while it is shown.
+    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
+    if snapshot.mode == .clock || (snapshot.runState == .idle && configuration.clock.idle == .clock)
+    {
+      let wall = WallClock.now()
+      consider(now + (1_000_000_000 - Int64(wall.nanoseconds)))
+    }
+    return best
+  }
+
+  private func pingWatchdog(at now: Int64) {
+    guard let interval = watchdogInterval, now >= nextWatchdogPing else { return }
+    notifier.watchdog()
+    nextWatchdogPing = now + interval
+  }
+
+  // MARK: - State
+
+  private func restoreState(from store: StateStore) {
+    switch store.load() {
+    case .none:
+      return
+    case .corrupt(let reason, let movedTo):
+      logger.warning(
+        "the saved workout state was unreadable; moved aside, starting idle",
+        [("moved_to", movedTo), ("reason", reason)])
+    case .loaded(let saved):
+      let now = MonotonicClock.now()
+      guard
+        let plan = host.restore(
+          saved, bootID: (try? BootID.current()) ?? "", monotonicNow: now, wallNow: WallClock.now())
+      else { return }
+      let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
+      let how: String
+      switch plan {
+      case .resumeByMonotonic: how = "resumed"
+      case .resumeByWallClock: how = "resumed after a reboot"
+      case .restorePaused: how = "restored paused"
+      }
+      logger.notice(
+        "workout state restored",
+        [
+          ("how", how), ("preset", saved.preset), ("state", snapshot.runState.rawValue),
+          ("elapsed", snapshot.elapsed.description),
+        ])
+    }
+  }
+
+  private func shutDown() {
+    notifier.stopping()
+    let now = MonotonicClock.now()
+    host.save(at: timeBase.engineInstant(atMonotonic: now))
+    for slot in inputs.reversed() {
+      unwatch(slot)
+      slot.plugin.stop()
+    }
+    for slot in outputs.reversed() { slot.plugin.stop() }
+    server?.close()
+    logger.info("stopped")
+  }
+}
+
+/// A start-up failure with its exit status.
+public struct DaemonFailure: Error, CustomStringConvertible {
+  public var exitCode: Int32
+  public var message: String
+  public var description: String { message }
+}
+
+public enum WodclockVersion {
+  public static let current = "0.1.0"
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// The one owner of the engine: the loaded preset, actions, persistence and history.
+
+import Configuration
+import HardwareKit
+import WorkoutCore
+
+/// Why a request about presets failed.
+struct HostError: Error, CustomStringConvertible {
+  var code: String
+  var message: String
+  var description: String { message }
+}
+
+/// Owns the engine. Every action is applied here, saved to disk, and finished or abandoned
+/// workouts are appended to the history.
+final class EngineHost {
+  private(set) var configuration: WodclockConfiguration
+  private(set) var engine: WorkoutEngine
+  private(set) var preset: Preset
+  private(set) var startedWallSeconds: Int64?
+  private let store: StateStore?
+  private let logger: Logger
+  private let timeBase: TimeBase
+
+  init(
+    configuration: WodclockConfiguration, preset: Preset, store: StateStore?, logger: Logger,
+    timeBase: TimeBase
+  ) throws {
+    self.configuration = configuration
+    self.preset = preset
+    self.store = store
+    self.logger = logger
+    self.timeBase = timeBase
+    self.engine = try Self.makeEngine(preset, configuration)
+  }
+
+  static func makeEngine(_ preset: Preset, _ configuration: WodclockConfiguration) throws
+    -> WorkoutEngine
+  {
+    try WorkoutEngine(plan: preset.plan, staleCueLimit: configuration.defaults.staleCuesAfter)
+  }
+
+  /// The preset the daemon starts with: the config's default, else the first.
+  static func initialPreset(_ configuration: WodclockConfiguration) -> Preset? {
+    configuration.defaults.preset.flatMap { configuration.preset(named: $0) }
+      ?? configuration.presets.first
+  }
+
+  var isActive: Bool { engine.state.phase == .running || engine.state.phase == .paused }
+
+  func snapshot(at instant: MonotonicInstant) -> WorkoutSnapshot { engine.snapshot(at: instant) }
+
+  /// Applies a user action. Saves the state; records history when the workout ends or is
+  /// abandoned.
+  func perform(_ action: WorkoutAction, at instant: MonotonicInstant) throws(ActionRefusal)
+    -> [Cue]
+  {
+    let before = engine.state.phase
+    let snapshotBefore = engine.snapshot(at: instant)
+    let cues = try engine.apply(action, at: instant)
+    let after = engine.state.phase
+    if (before == .running || before == .paused) && after == .idle {
+      record(snapshotBefore, outcome: "abandoned")
+    }
+    if after == .running && (before == .idle || before == .finished) {
+      startedWallSeconds = WallClock.now().seconds
+    }
+    if after == .finished && before != .finished {
+      record(
+        engine.snapshot(at: instant), outcome: engine.state.finishReason?.rawValue ?? "completed")
+    }
+    save(at: instant)
+    return cues
+  }
+
+  /// Moves time forward; a workout that ends by itself is recorded and saved.
+  func advance(to instant: MonotonicInstant) -> [Cue] {
+    let before = engine.state.phase
+    let cues = engine.advance(to: instant)
+    if engine.state.phase == .finished && before != .finished {
+      record(
+        engine.snapshot(at: instant), outcome: engine.state.finishReason?.rawValue ?? "completed")
+      save(at: instant)
+    }
+    return cues
+  }
+
+  /// Loads a preset by name. A running workout is abandoned (and recorded as such).
+  func load(presetNamed name: String, at instant: MonotonicInstant) throws(HostError) {
+    guard let next = configuration.preset(named: name) else {
+      let names = configuration.presets.map(\.name)
+      throw HostError(
+        code: "unknown_preset",
+        message: "no preset named '\(name)'; presets: \(names.joined(separator: ", "))")
+    }
+    if isActive { record(engine.snapshot(at: instant), outcome: "abandoned") }
+    do {
+      engine = try Self.makeEngine(next, configuration)
+    } catch {
+      throw HostError(code: "invalid_preset", message: "preset '\(name)' is invalid: \(error)")
+    }
+    preset = next
+    startedWallSeconds = nil
+    save(at: instant)
+  }
+
+  /// Takes a new, valid configuration. A running workout keeps running on its plan; an idle
+  /// one picks up the preset's new definition.
+  func replaceConfiguration(_ next: WodclockConfiguration, at instant: MonotonicInstant) {
+    configuration = next
+    guard !isActive else { return }
+    let chosen = next.preset(named: preset.name) ?? Self.initialPreset(next)
+    guard let chosen, let rebuilt = try? Self.makeEngine(chosen, next) else { return }
+    preset = chosen
+    engine = rebuilt
+    save(at: instant)
+  }
+
+  /// Brings back a saved state (after `kill -9`, a crash or a power cut).
+  func restore(
+    _ saved: SavedState, bootID: String, monotonicNow: Int64, wallNow: WallClock.Instant
+  ) -> RestorePlan? {
+    guard let savedPreset = configuration.preset(named: saved.preset) else {
+      logger.warning(
+        "saved workout's preset is gone from the config; starting idle", [("preset", saved.preset)])
+      return nil
+    }
+    var restored = saved.engine
+    restored.staleCueLimit = configuration.defaults.staleCuesAfter
+    let plan = RestorePlan.decide(
+      saved: saved, bootID: bootID, monotonicNow: monotonicNow, wallNow: wallNow,
+      resumeWithin: configuration.daemon.resumeWithin)
+    let nowEngine = timeBase.engineInstant(atMonotonic: monotonicNow)
+    let savedEngine = MonotonicInstant(nanoseconds: saved.savedEngineInstant)
+    switch plan {
+    case .resumeByMonotonic(let gap), .resumeByWallClock(let gap):
+      // Where the engine's clock would be now had the daemon never stopped.
+      let expected = savedEngine.nanoseconds + gap * timeBase.speed
+      restored.shiftInstants(by: TimeSpan(nanoseconds: nowEngine.nanoseconds - expected))
+    case .restorePaused:
+      if restored.state.phase == .running { _ = try? restored.apply(.pause, at: savedEngine) }
+      restored.shiftInstants(by: nowEngine - savedEngine)
+    }
+    engine = restored
+    preset = savedPreset
+    startedWallSeconds = saved.startedWallSeconds
+    return plan
+  }
+
+  func save(at instant: MonotonicInstant) {
+    guard let store else { return }
+    let wall = WallClock.now()
+    let state = SavedState(
+      version: SavedState.currentVersion, bootID: (try? BootID.current()) ?? "",
+      savedMonotonic: MonotonicClock.now(), savedEngineInstant: instant.nanoseconds,
+      savedWallSeconds: wall.seconds, savedWallNanoseconds: wall.nanoseconds, preset: preset.name,
+      startedWallSeconds: startedWallSeconds, engine: engine)
+    do {
+      try store.save(state)
+    } catch {
+      logger.error(
+        "cannot save the workout state", [("path", store.statePath), ("error", "\(error)")])
+    }
+  }
+
+  private func record(_ snapshot: WorkoutSnapshot, outcome: String) {
+    guard let store else { return }
+    let entry = HistoryEntry(
+      preset: preset.name, mode: snapshot.mode.rawValue, startedWallSeconds: startedWallSeconds,
+      endedWallSeconds: WallClock.now().seconds, activeSeconds: snapshot.elapsed.seconds,
+      outcome: outcome, rounds: snapshot.round?.index, laps: snapshot.laps,
+      timeUnderTensionSeconds: snapshot.mode == .tempo ? snapshot.timeUnderTension.seconds : nil)
+    do {
+      try store.appendHistory(entry)
+      logger.info(
+        "workout recorded",
+        [("preset", preset.name), ("outcome", outcome), ("active", snapshot.elapsed.description)])
+    } catch {
+      logger.error(
+        "cannot append to the history", [("path", store.historyPath), ("error", "\(error)")])
+    }
+  }
+
+  func history(limit: Int) -> [HistoryEntry] { store?.history(limit: limit) ?? [] }
+}
