@@ -536,8 +536,14 @@ public final class Daemon {
         server.broadcast(ControlProtocol.event("cue", [("cue", ControlProtocol.cue(cue))]))
       }
       let status = currentStatus(at: now)
-      if force || status != lastBroadcastStatus {
-        lastBroadcastStatus = status
+      // Continuous figures (elapsed to the nanosecond) change on every wake-up; an event is
+      // sent when something a person would see changes.
+      var visible = status.objectValue ?? JSONObject()
+      for key in ["elapsed_s", "remaining_s", "segment_remaining_s", "time_under_tension_s"] {
+        visible[key] = nil
+      }
+      if force || JSONValue.object(visible) != lastBroadcastStatus {
+        lastBroadcastStatus = .object(visible)
         server.broadcast(ControlProtocol.event("status", [("status", status)]))
       }
     }

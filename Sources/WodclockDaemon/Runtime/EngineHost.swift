@@ -60,7 +60,9 @@ final class EngineHost {
     let snapshotBefore = engine.snapshot(at: instant)
     let cues = try engine.apply(action, at: instant)
     let after = engine.state.phase
-    if (before == .running || before == .paused) && after == .idle {
+    if (before == .running || before == .paused) && after == .idle
+      && snapshotBefore.runState != .countIn
+    {
       record(snapshotBefore, outcome: "abandoned")
     }
     if after == .running && (before == .idle || before == .finished) {
@@ -94,7 +96,8 @@ final class EngineHost {
         code: "unknown_preset",
         message: "no preset named '\(name)'; presets: \(names.joined(separator: ", "))")
     }
-    if isActive { record(engine.snapshot(at: instant), outcome: "abandoned") }
+    let current = engine.snapshot(at: instant)
+    if isActive && current.runState != .countIn { record(current, outcome: "abandoned") }
     do {
       engine = try Self.makeEngine(next, configuration)
     } catch {

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// wodclockctl: the command-line client of the control socket.
+
+import HardwareKit
+import JSONKit
+
+/// `wodclockctl`: one subcommand per control command, human output or `--json`.
+public enum ControlClientMain {
+  /// Exit statuses scripts can rely on (sysexits where one fits).
+  public enum ExitCode {
+    public static let ok: Int32 = 0
+    /// The daemon refused or failed the request (the reason is printed).
+    public static let refused: Int32 = 1
+    public static let usage: Int32 = 64
+    /// The daemon is not running or its socket cannot be reached.
+    public static let unavailable: Int32 = 69
+    /// The daemon answered something that is not the protocol.
+    public static let protocolError: Int32 = 76
+  }
+
+  struct Subcommand {
+    var name: String
+    var arguments: String
+    var summary: String
+  }
+
+  static let subcommands: [Subcommand] = [
+    Subcommand(
+      name: "status", arguments: "", summary: "what the clock shows and where the workout is"),
+    Subcommand(name: "start", arguments: "", summary: "start the loaded workout (count-in first)"),
+    Subcommand(name: "pause", arguments: "", summary: "pause the running workout"),
+    Subcommand(name: "resume", arguments: "", summary: "resume a paused workout"),
+    Subcommand(
+      name: "toggle", arguments: "", summary: "start, pause or resume, like the big button"),
+    Subcommand(name: "reset", arguments: "", summary: "stop and go back to the start"),
+    Subcommand(
+      name: "finish", arguments: "", summary: "end the workout now (For Time: stop the clock)"),
+    Subcommand(name: "next", arguments: "", summary: "skip to the next interval or step"),
+    Subcommand(
+      name: "previous", arguments: "", summary: "go back to the previous interval or step"),
+    Subcommand(name: "lap", arguments: "", summary: "tally a round"),
+    Subcommand(name: "load", arguments: "PRESET", summary: "load a preset by name"),
+    Subcommand(name: "presets", arguments: "", summary: "list the presets"),
+    Subcommand(
+      name: "history", arguments: "[--limit N]", summary: "finished and abandoned workouts"),
+    Subcommand(name: "reload", arguments: "", summary: "re-read the configuration file"),
+    Subcommand(name: "watch", arguments: "", summary: "follow the clock live (Ctrl-C to stop)"),
+    Subcommand(name: "version", arguments: "", summary: "the daemon's version and protocol"),
+  ]
+
+  static var usage: String {
+    var text = """
+      usage: wodclockctl [--socket PATH] [--json] <command> [arguments]
+
+      Controls a running wodclockd through its control socket.
+
+      commands:
+
+      """
+    for command in subcommands {
+      let left = (command.name + " " + command.arguments).trimmingSpaces()
+      text +=
+        "  " + left + String(repeating: " ", count: max(1, 22 - left.count)) + command.summary
+        + "\n"
+    }
+    text += """
+
+      options:
+        --socket PATH  the daemon's socket (default: $WODCLOCK_SOCKET, /run/wodclock/wodclockd.sock,
+                       $XDG_RUNTIME_DIR/wodclockd.sock, /tmp/wodclockd-UID.sock: the first that exists)
+        --json         print the daemon's JSON reply as it is
+        --help         this help; `wodclockctl COMMAND --help` for one command
+
+      exit status: 0 ok, 1 refused by the daemon, 64 bad command line, 69 daemon not running,
+      76 unexpected reply
+      """
+    return text
+  }
+
+  public static func run(_ arguments: [String]) -> Int32 {
+    var socketPath: String?
+    var json = false
+    var words: [String] = []
+    var index = 0
+    var wantsHelp = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--socket":
+        index += 1
+        guard index < arguments.count else { return usageError("option '--socket' needs a path") }
+        socketPath = arguments[index]
+      case "--json":
+        json = true
+      case "--help", "-h":
+        wantsHelp = true
+      default:
+        if argument.hasPrefix("--socket=") {
+          socketPath = String(argument.dropFirst("--socket=".count))
+        } else {
+          words.append(argument)
+        }
+      }
+      index += 1
+    }
+    guard let name = words.first else {
+      if wantsHelp {
+        print(usage)
+        return ExitCode.ok
+      }
+      return usageError("a command is needed")
+    }
+    guard
+      let command = subcommands.first(where: {
+        $0.name == name || (name == "prev" && $0.name == "previous")
+      })
+    else {
+      let suggestion = subcommands.map(\.name).first { editDistanceBelow(name, $0, limit: 3) }
+      return usageError(
+        "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+    }
+    if wantsHelp {
+      print(
+        "usage: wodclockctl \(command.name) \(command.arguments)".trimmingSpaces()
+          + "\n\n\(command.summary)")
+      return ExitCode.ok
+    }
+    var request = JSONObject([
+      ("v", .integer(ControlProtocol.version)), ("cmd", .string(command.name)),
+    ])
+    let rest = Array(words.dropFirst())
+    switch command.name {
+    case "load":
+      guard rest.count >= 1 else { return usageError("'load' needs a preset name") }
+      request["preset"] = .string(rest.joined(separator: " "))
+    case "history":
+      if let position = rest.firstIndex(of: "--limit") {
+        guard position + 1 < rest.count, let limit = Int(rest[position + 1]), limit > 0 else {
+          return usageError("'--limit' needs a positive number")
+        }
+        request["limit"] = .integer(Int64(limit))
+      } else if !rest.isEmpty {
+        return usageError("'history' takes only '--limit N'")
+      }
+    default:
+      guard rest.isEmpty else { return usageError("'\(command.name)' takes no arguments") }
+    }
+
+    var client: UnixClient
+    do {
+      client = try connect(socketPath)
+    } catch {
+      StandardError.writeLine("wodclockctl: the clock daemon is not reachable: \(error)")
+      StandardError.writeLine(
+        "hint: start it with `systemctl start wodclockd` (or `make demo` in the source tree), or pass --socket PATH"
+      )
+      return ExitCode.unavailable
+    }
+    defer { try? client.close() }
+    let watching = command.name == "watch"
+    if watching { request["cmd"] = .string("subscribe") }
+    do {
+      try client.send(JSONValue.object(request).serialized() + "\n", timeoutMilliseconds: 2_000)
+      guard let line = try client.readLine(timeoutMilliseconds: 5_000) else {
+        StandardError.writeLine("wodclockctl: the daemon closed the connection without answering")
+        return ExitCode.protocolError
+      }
+      let reply = try JSONValue.parse(line)
+      guard let ok = reply["ok"]?.boolValue else {
+        StandardError.writeLine("wodclockctl: unexpected reply: \(line)")
+        return ExitCode.protocolError
+      }
+      if json { emit(line + "\n") }
+      guard ok else {
+        if !json {
+          let message = reply["error"]?["message"]?.stringValue ?? line
+          StandardError.writeLine("wodclockctl: \(message)")
+        }
+        return ExitCode.refused
+      }
+      if !json { emit(HumanOutput.describe(command: command.name, reply: reply)) }
+      if watching { return follow(&client, json: json) }
+      return ExitCode.ok
+    } catch {
+      StandardError.writeLine("wodclockctl: \(error)")
+      return ExitCode.protocolError
+    }
+  }
+
+  private static func follow(_ client: inout UnixClient, json: Bool) -> Int32 {
+    while true {
+      let line: String?
+      do {
+        line = try client.readLine(timeoutMilliseconds: 3_600_000)
+      } catch  where error.errno == .timedOut {
+        continue
+      } catch {
+        StandardError.writeLine("wodclockctl: \(error)")
+        return ExitCode.protocolError
+      }
+      guard let line else {
+        StandardError.writeLine("wodclockctl: the daemon stopped")
+        return ExitCode.unavailable
+      }
+      if json {
+        emit(line + "\n")
+      } else if let event = try? JSONValue.parse(line) {
+        emit(HumanOutput.describe(event: event))
+      }
+    }
+  }
+
+  private static func connect(_ explicit: String?) throws(SystemError) -> UnixClient {
+    if let explicit { return try UnixClient.connect(path: explicit, timeoutMilliseconds: 2_000) }
+    let candidates = DefaultPaths.clientSocketCandidates()
+    for path in candidates where FileSystem.fileExists(path) {
+      return try UnixClient.connect(path: path, timeoutMilliseconds: 2_000)
+    }
+    return try UnixClient.connect(
+      path: candidates.last ?? "/tmp/wodclockd.sock", timeoutMilliseconds: 2_000)
+  }
+
+  /// Writes to stdout unbuffered, so `watch` piped into another program shows each line as
+  /// it happens.
+  private static func emit(_ text: String) {
+    _ = try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+  }
+
+  private static func usageError(_ message: String) -> Int32 {
+    StandardError.writeLine("wodclockctl: \(message)\n\n" + usage)
+    return ExitCode.usage
+  }
+}
+
+extension String {
+  func trimmingSpaces() -> String {
+    var text = Substring(self)
+    while text.first == " " { text.removeFirst() }
+    while text.last == " " { text.removeLast() }
+    return String(text)
+  }
+}
