@@ -42,6 +42,19 @@ enum HumanOutput {
     case "version":
       return
         "wodclockd \(reply["version"]?.stringValue ?? "?") (protocol \(reply["protocol"]?.intValue ?? 0))\n"
+    case "stats":
+      var text = ""
+      if let late = reply["wake_lateness_us"], !late.isNull {
+        let figure = { (key: String) in String(Int(late[key]?.doubleValue ?? 0)) }
+        text += "wake-up lateness: p50 \(figure("p50")) µs, p99 \(figure("p99")) µs, "
+        text += "max \(figure("max")) µs over \(late["count"]?.intValue ?? 0) wake-ups\n"
+      } else {
+        text += "wake-up lateness: no timed wake-ups yet (start a workout)\n"
+      }
+      text += "cpu time: \(reply["cpu_s"]?.doubleValue ?? 0) s\n"
+      text += "peak memory: \((reply["peak_rss_bytes"]?.intValue ?? 0) / 1024) KiB\n"
+      text += "control clients: \(reply["clients"]?.intValue ?? 0)\n"
+      return text
     case "watch":
       return reply["status"].map { status($0) } ?? ""
     default:

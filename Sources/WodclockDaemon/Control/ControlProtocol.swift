@@ -21,11 +21,13 @@ public enum ControlCommand: Equatable, Sendable {
   case reload
   case subscribe
   case version
+  /// The loop's wake-up lateness, CPU time and memory: is this machine keeping time?
+  case stats
 
   /// Every command name, for error messages and the client's help.
   public static let names =
     WorkoutAction.allCases.map(\.rawValue) + [
-      "load", "status", "presets", "history", "reload", "subscribe", "version",
+      "load", "status", "presets", "history", "reload", "subscribe", "version", "stats",
     ]
 }
 
@@ -103,6 +105,7 @@ public enum ControlProtocol {
     case "reload": return .success(ControlRequest(id: id, command: .reload))
     case "subscribe": return .success(ControlRequest(id: id, command: .subscribe))
     case "version": return .success(ControlRequest(id: id, command: .version))
+    case "stats": return .success(ControlRequest(id: id, command: .stats))
     default:
       return reject(
         "unknown_command",

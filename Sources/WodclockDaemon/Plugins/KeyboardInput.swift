@@ -46,12 +46,19 @@ public final class KeyboardInput: InputPlugin {
 
   public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent] {
     var bytes: [UInt8] = []
-    switch try descriptor.read(appendingTo: &bytes, maximumCount: 256) {
+    let result: FileDescriptor.ReadResult
+    do {
+      result = try descriptor.read(appendingTo: &bytes, maximumCount: 256)
+    } catch {
+      result = .endOfFile
+    }
+    switch result {
     case .endOfFile:
-      // A closed terminal: stop watching it rather than spinning on end-of-file.
-      rawMode?.restore()
+      // The terminal hung up (its window closed, the SSH session ended): an interactive clock
+      // has nobody left to show anything to, so it quits, as a shell's programs do.
       rawMode = nil
-      return []
+      context?.log(.notice, "the terminal closed; quitting")
+      return [.quit]
     case .wouldBlock:
       return []
     case .bytes:

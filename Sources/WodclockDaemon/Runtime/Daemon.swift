@@ -71,6 +71,9 @@ public final class Daemon {
   private var lastBroadcastStatus: JSONValue?
   private var terminalLine: ((String) -> Void)?
   private var statusNote: String?
+  /// The engine deadline the timer is armed for, if the next wake-up is one.
+  private var armedEngineDeadline: Int64?
+  private var lateness = LatenessRecorder()
 
   /// Builds everything that can fail before the loop starts: exits with a sysexits code when
   /// something a person must fix is wrong.
@@ -141,8 +144,14 @@ public final class Daemon {
       publish(cues: cues, at: now)
       pingWatchdog(at: now)
       do {
-        try timer.arm(at: nextWakeUp(after: now))
+        let wakeUp = nextWakeUp(after: now)
+        try timer.arm(at: wakeUp)
         let events = try poller.wait(until: nil)
+        if let deadline = armedEngineDeadline, deadline == wakeUp,
+          events.contains(where: { $0.token == Self.timerToken })
+        {
+          lateness.record(MonotonicClock.now() - deadline)
+        }
         for event in events { dispatch(event) }
       } catch {
         logger.error("event loop failed", [("error", "\(error)")])
@@ -276,6 +285,28 @@ public final class Daemon {
       return (ControlProtocol.success(id: id, [("config", .string(configPath))]), false)
     case .subscribe:
       return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), true)
+    case .stats:
+      var members: [(String, JSONValue)] = [("clients", .integer(Int64(server?.clientCount ?? 0)))]
+      if let summary = lateness.summary {
+        members.append(
+          (
+            "wake_lateness_us",
+            .object(
+              JSONObject([
+                ("count", .integer(Int64(summary.count))),
+                ("p50", .double(Double(summary.p50) / 1_000)),
+                ("p99", .double(Double(summary.p99) / 1_000)),
+                ("max", .double(Double(summary.max) / 1_000)),
+              ]))
+          ))
+      } else {
+        members.append(("wake_lateness_us", .null))
+      }
+      let usage = try? ProcessStats.sample()
+      members.append(("cpu_s", .double(Double(usage?.cpuNanoseconds ?? 0) / 1e9)))
+      members.append(("peak_rss_bytes", .integer(Int64(usage?.peakResidentBytes ?? 0))))
+      members.append(("dropped_cues", .integer(Int64(host.engine.state.droppedCues))))
+      return (ControlProtocol.success(id: id, members), false)
     case .version:
       return (
         ControlProtocol.success(
@@ -365,7 +396,7 @@ public final class Daemon {
     guard Terminal.isTTY(.standardError) else { return }
     terminalLine = show
     logger.sink = { level, line in
-      if level <= .warning || level == .notice { show(line) }
+      if level >= .notice { show(line) }
     }
   }
 
@@ -580,7 +611,8 @@ public final class Daemon {
     func consider(_ candidate: Int64?) {
       if let candidate, candidate < best { best = candidate }
     }
-    consider(host.engine.nextDeadline.map { timeBase.monotonic(forEngine: $0) })
+    let engineDeadline = host.engine.nextDeadline.map { timeBase.monotonic(forEngine: $0) }
+    consider(engineDeadline)
     for slot in outputs {
       switch slot.state {
       case .running: consider(slot.plugin.nextWakeUp(after: now))
@@ -603,6 +635,7 @@ public final class Daemon {
       let wall = WallClock.now()
       consider(now + (1_000_000_000 - Int64(wall.nanoseconds)))
     }
+    armedEngineDeadline = engineDeadline == best ? best : nil
     return best
   }
 
