@@ -37,11 +37,14 @@ let package = Package(
       ]),
 
     .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
-    .testTarget(name: "ConfigFormatTests", dependencies: ["ConfigFormat"]),
+    .testTarget(
+      name: "ConfigFormatTests", dependencies: ["ConfigFormat"],
+      exclude: ["Fixtures", "yaml_compose_compare.py"]),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(
       name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFormat", "WorkoutCore"]),
     .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit"]),
+    .testTarget(name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: ["WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration"]),

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+
+/// A colour written `#rrggbb` or `#rgb`, 8 bits per channel.
+public struct RGBColor: Sendable, Equatable, Hashable {
+  /// Red, 0–255.
+  public var red: UInt8
+  /// Green, 0–255.
+  public var green: UInt8
+  /// Blue, 0–255.
+  public var blue: UInt8
+
+  /// Creates a colour from its channels.
+  public init(red: UInt8, green: UInt8, blue: UInt8) {
+    self.red = red
+    self.green = green
+    self.blue = blue
+  }
+}
+
+/// A wall-clock time without a date, such as the `21:00` at which a display dims.
+public struct TimeOfDay: Sendable, Equatable, Hashable, Comparable {
+  /// 0–23.
+  public var hour: Int
+  /// 0–59.
+  public var minute: Int
+
+  /// Creates a time; callers keep `hour` in 0–23 and `minute` in 0–59.
+  public init(hour: Int, minute: Int) {
+    self.hour = hour
+    self.minute = minute
+  }
+
+  /// Minutes since midnight, 0–1439.
+  public var minutesSinceMidnight: Int { hour * 60 + minute }
+
+  /// Orders by time of day.
+  public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
+    lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
+  }
+}
+
+/// Parsers for the value syntaxes of wodclock configuration files. Each reads a scalar's text
+/// (its quoting does not matter) and returns the value, or a diagnostic underlining the scalar,
+/// with a hint showing a correct spelling.
+public enum ValueSyntax {
+  // MARK: Durations
+
+  /// Reads a duration: `20s`, `1m30s`, `90s`, `2h`, `1h30m`, `500ms`, `1.5s` (units from hours
+  /// down to milliseconds, each at most once), or clock style `1:30` (m:ss) and `1:02:03`
+  /// (h:mm:ss). A bare number is refused: `90` could mean seconds or minutes.
+  public static func duration(_ scalar: Scalar) -> Result<Duration, Diagnostic> {
+    let text = scalar.text
+    let fail = { (message: String, hint: String?) -> Result<Duration, Diagnostic> in
+      .failure(.error(message, at: scalar.range, hint: hint))
+    }
+    if text.isEmpty {
+      return fail("expected a duration like '20s' or '1:30', found nothing", "write e.g. '20s'")
+    }
+    if text.hasPrefix("-") {
+      return fail("a duration cannot be negative, found '\(text)'", nil)
+    }
+    let bytes = Array(text.utf8)
+    if bytes.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }),
+      bytes.contains(where: isDigit)
+    {
+      return fail("a duration needs a unit", bareNumberHint(text))
+    }
+    if bytes.contains(UInt8(ascii: ":")) {
+      return clockDuration(bytes, text: text).mapError {
+        .error($0.message, at: scalar.range, hint: $0.hint)
+      }
+    }
+    return unitDuration(bytes, text: text).mapError {
+      .error($0.message, at: scalar.range, hint: $0.hint)
+    }
+  }
+
+  /// A message and hint waiting for a location.
+  private struct Problem: Error {
+    var message: String
+    var hint: String?
+  }
+
+  private static func bareNumberHint(_ text: String) -> String {
+    guard let seconds = Int(text) else { return "write '\(text)s'" }
+    let minutes = seconds / 60
+    let rest = seconds % 60
+    return "write '\(seconds)s' or '\(minutes):\(rest < 10 ? "0" : "")\(rest)'"
+  }
+
+  /// `m:ss` or `h:mm:ss`.
+  private static func clockDuration(_ bytes: [UInt8], text: String) -> Result<Duration, Problem> {
+    let parts = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+    let expected = "expected a duration like '1:30' (m:ss) or '1:02:03' (h:mm:ss), found '\(text)'"
+    guard parts.count == 2 || parts.count == 3,
+      parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(isDigit) }),
+      parts.dropFirst().allSatisfy({ $0.count == 2 })
+    else {
+      return .failure(Problem(message: expected, hint: nil))
+    }
+    let values = parts.map { decimalValue($0) }
+    for (position, value) in values.enumerated().dropFirst() where value > 59 {
+      let unit = position == values.count - 1 ? "seconds" : "minutes"
+      return .failure(Problem(message: "\(unit) must be between 00 and 59 in '\(text)'", hint: nil))
+    }
+    let seconds = values.reduce(0) { $0 * 60 + $1 }
+    return .success(.seconds(seconds))
+  }
+
+  /// `1h30m`, `1.5s`, `500ms`...: number-unit pairs from the largest unit to the smallest.
+  private static func unitDuration(_ bytes: [UInt8], text: String) -> Result<Duration, Problem> {
+    let units: [(name: String, milliseconds: Int)] = [
+      ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1),
+    ]
+    let expected = "expected a duration like '20s', '1m30s' or '1:30', found '\(text)'"
+    var index = 0
+    var total = 0
+    var previousUnit = -1
+    while index < bytes.count {
+      let numberStart = index
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+      let integerDigits = bytes[numberStart..<index]
+      var fractionDigits: ArraySlice<UInt8> = []
+      if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        index += 1
+        let fractionStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        fractionDigits = bytes[fractionStart..<index]
+        if fractionDigits.isEmpty { return .failure(Problem(message: expected, hint: nil)) }
+      }
+      guard !integerDigits.isEmpty, integerDigits.count <= 9, fractionDigits.count <= 3 else {
+        return .failure(Problem(message: expected, hint: nil))
+      }
+      let unitStart = index
+      while index < bytes.count, isLetter(bytes[index]) { index += 1 }
+      let unitText = String(decoding: bytes[unitStart..<index], as: UTF8.self)
+      let number = String(decoding: bytes[numberStart..<unitStart], as: UTF8.self)
+      if unitText.isEmpty {
+        if index < bytes.count { return .failure(Problem(message: expected, hint: nil)) }
+        return .failure(
+          Problem(
+            message: "a duration needs a unit after '\(number)' in '\(text)'",
+            hint: "write '\(text)s'"))
+      }
+      guard let unitIndex = units.firstIndex(where: { $0.name == unitText }) else {
+        return .failure(
+          Problem(
+            message: "unknown duration unit '\(unitText)' in '\(text)'",
+            hint: "use h, m, s or ms, as in '1m30s' or '500ms'"))
+      }
+      guard unitIndex > previousUnit else {
+        return .failure(
+          Problem(
+            message: "duration units must go from hours down to milliseconds, each once, in '\(text)'",
+            hint: "write e.g. '1h30m' or '1m30s'"))
+      }
+      previousUnit = unitIndex
+      let scale = units[unitIndex].milliseconds
+      var fraction = 0
+      var divisor = 1
+      for digit in fractionDigits {
+        fraction = fraction * 10 + Int(digit - UInt8(ascii: "0"))
+        divisor *= 10
+      }
+      guard (fraction * scale) % divisor == 0 else {
+        return .failure(
+          Problem(message: "durations are precise to the millisecond, found '\(text)'", hint: nil))
+      }
+      total += decimalValue(integerDigits) * scale + fraction * scale / divisor
+    }
+    return .success(.milliseconds(total))
+  }
+
+  // MARK: Colours
+
+  /// Reads `#rrggbb` or `#rgb` (each digit doubled, as in CSS). Returns nil when the text does
+  /// not start with `#`, so the caller can try a palette name; a diagnostic when it does but is
+  /// malformed.
+  public static func hexColor(_ scalar: Scalar) -> Result<RGBColor, Diagnostic>? {
+    let bytes = Array(scalar.text.utf8)
+    guard bytes.first == UInt8(ascii: "#") else { return nil }
+    let values = bytes.dropFirst().compactMap(hexDigit)
+    guard values.count == bytes.count - 1, values.count == 3 || values.count == 6 else {
+      return .failure(
+        .error(
+          "expected a colour like '#ff8800' or '#f80', found '\(scalar.text)'", at: scalar.range,
+          hint: "write '#' and six hexadecimal digits (red, green, blue)"))
+    }
+    if values.count == 3 {
+      return .success(
+        RGBColor(red: values[0] * 17, green: values[1] * 17, blue: values[2] * 17))
+    }
+    return .success(
+      RGBColor(
+        red: values[0] << 4 | values[1], green: values[2] << 4 | values[3],
+        blue: values[4] << 4 | values[5]))
+  }
+
+  // MARK: Percentages
+
+  /// Reads a whole percentage such as `80%`, between 0 and 100. `name` is the setting's key,
+  /// used in the out-of-range message.
+  public static func percentage(_ scalar: Scalar, name: String) -> Result<Int, Diagnostic> {
+    let text = scalar.text
+    guard text.hasSuffix("%") else {
+      let hint = Int(text).map { "write '\($0)%'" }
+      return .failure(
+        .error(
+          "expected a percentage like '80%', found '\(text)'", at: scalar.range, hint: hint))
+    }
+    let number = String(text.dropLast())
+    guard let value = Int(number) else {
+      let isDecimal = Double(number) != nil
+      return .failure(
+        .error(
+          isDecimal
+            ? "a percentage must be a whole number, found '\(text)'"
+            : "expected a percentage like '80%', found '\(text)'", at: scalar.range))
+    }
+    guard (0...100).contains(value) else {
+      return .failure(
+        .error("'\(name)' must be between 0% and 100%, got \(text)", at: scalar.range))
+    }
+    return .success(value)
+  }
+
+  // MARK: Times of day
+
+  /// Reads a 24-hour time of day: `21:00`, `06:30` or `6:30`.
+  public static func timeOfDay(_ scalar: Scalar) -> Result<TimeOfDay, Diagnostic> {
+    let text = scalar.text
+    let parts = Array(text.utf8).split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+    guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+      parts.allSatisfy({ $0.allSatisfy(isDigit) })
+    else {
+      return .failure(
+        .error(
+          "expected a time of day like '06:30' or '21:00', found '\(text)'", at: scalar.range,
+          hint: "write hours (0–23), ':' and two digits of minutes"))
+    }
+    let hour = decimalValue(parts[0])
+    let minute = decimalValue(parts[1])
+    guard hour <= 23 else {
+      return .failure(.error("hour must be between 0 and 23 in '\(text)'", at: scalar.range))
+    }
+    guard minute <= 59 else {
+      return .failure(.error("minutes must be between 00 and 59 in '\(text)'", at: scalar.range))
+    }
+    return .success(TimeOfDay(hour: hour, minute: minute))
+  }
+
+  // MARK: Tempo
+
+  /// Reads a lifting tempo as four phases in half-seconds: `4010` (one digit per phase, whole
+  /// seconds) gives `[8, 0, 2, 0]`; `3-0-1.5-0` (values 0–9 in half-second steps) gives
+  /// `[6, 0, 3, 0]`.
+  public static func tempo(_ scalar: Scalar) -> Result<[Int], Diagnostic> {
+    let text = scalar.text
+    let bytes = Array(text.utf8)
+    let fail = { (message: String, hint: String?) -> Result<[Int], Diagnostic> in
+      .failure(.error(message, at: scalar.range, hint: hint))
+    }
+    let formsHint = "write one digit per phase, like '4010', or four values separated by '-', like '3-0-1.5-0'"
+    if !bytes.contains(UInt8(ascii: "-")) {
+      guard !bytes.isEmpty, bytes.allSatisfy(isDigit) else {
+        return fail("expected a tempo like '4010' or '3-0-1.5-0', found '\(text)'", formsHint)
+      }
+      guard bytes.count == 4 else {
+        return fail("a tempo needs exactly four digits, found \(bytes.count) in '\(text)'", formsHint)
+      }
+      return .success(bytes.map { Int($0 - UInt8(ascii: "0")) * 2 })
+    }
+    let parts = bytes.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+    guard parts.count == 4 else {
+      return fail(
+        "a tempo has four values (lower, pause, lift, pause), found \(parts.count) in '\(text)'",
+        formsHint)
+    }
+    var halfSeconds: [Int] = []
+    for part in parts {
+      let shown = String(decoding: part, as: UTF8.self)
+      let pieces = part.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+      guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) })
+      else {
+        return fail("expected a tempo value like '3' or '1.5', found '\(shown)' in '\(text)'", formsHint)
+      }
+      let whole = pieces[0].count > 2 ? 100 : decimalValue(pieces[0])
+      var half = 0
+      if pieces.count == 2 {
+        var trimmed = Array(pieces[1])
+        while trimmed.last == UInt8(ascii: "0") { trimmed.removeLast() }
+        if trimmed.isEmpty {
+          half = 0
+        } else if trimmed == [UInt8(ascii: "5")] {
+          half = 1
+        } else {
+          return fail(
+            "tempo values go in half-second steps, found '\(shown)' in '\(text)'",
+            "use whole or half seconds, such as '1' or '1.5'")
+        }
+      }
+      let value = whole * 2 + half
+      guard value <= 18 else {
+        return fail("each tempo value must be between 0 and 9 seconds, found '\(shown)' in '\(text)'", nil)
+      }
+      halfSeconds.append(value)
+    }
+    return .success(halfSeconds)
+  }
+
+  // MARK: Booleans
+
+  /// Reads a YAML 1.2 core-schema boolean (§10.3.2): `true`, `True`, `TRUE`, `false`, `False`,
+  /// `FALSE`. The YAML 1.1 words (`yes`, `no`, `on`, `off`, `y`, `n`) are refused with a hint,
+  /// because editors and tools disagree about them.
+  public static func boolean(_ scalar: Scalar) -> Result<Bool, Diagnostic> {
+    switch scalar.text {
+    case "true", "True", "TRUE": return .success(true)
+    case "false", "False", "FALSE": return .success(false)
+    default: break
+    }
+    let text = scalar.text
+    switch text.lowercased() {
+    case "yes", "on", "y":
+      return .failure(
+        .error(
+          "expected true or false, found '\(text)'", at: scalar.range,
+          hint: "write 'true'; only YAML 1.1 tools read '\(text)' as a boolean"))
+    case "no", "off", "n":
+      return .failure(
+        .error(
+          "expected true or false, found '\(text)'", at: scalar.range,
+          hint: "write 'false'; only YAML 1.1 tools read '\(text)' as a boolean"))
+    default:
+      return .failure(.error("expected true or false, found '\(text)'", at: scalar.range))
+    }
+  }
+
+  // MARK: Integers
+
+  /// Reads a whole number within `range`; `name` is the setting's key, used in messages such as
+  /// "'rounds' must be between 1 and 999, got 0".
+  public static func integer(_ scalar: Scalar, name: String, in range: ClosedRange<Int>)
+    -> Result<Int, Diagnostic>
+  {
+    let text = scalar.text
+    let bytes = Array(text.utf8)
+    let digits = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+")
+      ? bytes.dropFirst() : bytes[...]
+    guard !digits.isEmpty, digits.allSatisfy(isDigit) else {
+      return .failure(.error("'\(name)' must be a whole number, got '\(text)'", at: scalar.range))
+    }
+    guard let value = Int(text), range.contains(value) else {
+      return .failure(
+        .error(
+          "'\(name)' must be between \(range.lowerBound) and \(range.upperBound), got \(text)",
+          at: scalar.range))
+    }
+    return .success(value)
+  }
+
+  // MARK: Helpers
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private static func isLetter(_ byte: UInt8) -> Bool {
+    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+  }
+
+  private static func decimalValue<Digits: Collection<UInt8>>(_ digits: Digits) -> Int {
+    digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+  }
+
+  private static func hexDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+
+/// The outcome of parsing a file: a document, or every diagnostic that could be found.
+public enum ParseResult: Sendable, Equatable {
+  /// The file is valid; its tree is here.
+  case success(ConfigDocument)
+  /// The file is invalid; the errors are sorted by position.
+  case failure([Diagnostic])
+
+  /// The document, when parsing succeeded.
+  public var document: ConfigDocument? {
+    if case .success(let document) = self { return document }
+    return nil
+  }
+
+  /// The diagnostics, empty when parsing succeeded.
+  public var diagnostics: [Diagnostic] {
+    if case .failure(let diagnostics) = self { return diagnostics }
+    return []
+  }
+}
+
+/// A strict parser for the subset of YAML 1.2 that wodclock configuration files use.
+///
+/// Supported: block mappings and sequences (compact `- key: value` items, sequences indented or
+/// not under their key), flow sequences and mappings (nested too), plain, single-quoted and
+/// double-quoted scalars (multi-line quoted scalars fold as YAML 1.2 §6.5 says), comments, an
+/// optional `---` start and `...` end marker, and empty values.
+///
+/// Everything else is rejected by name rather than guessed at: tabs in indentation, anchors,
+/// aliases, tags, block scalars (`|`, `>`), complex keys (`? `), directives, several documents,
+/// duplicate keys, multi-line plain scalars, inconsistent indentation, unterminated quotes and
+/// brackets, and trailing garbage. Every document it accepts means the same as it does to a full
+/// YAML parser.
+public enum YAMLSubsetParser {
+  /// Parses `text`, naming `file` in every location. Reports every error it can find, not just
+  /// the first: after an error it resumes at the next line indented no deeper than the broken
+  /// entry.
+  public static func parse(_ text: String, file: String) -> ParseResult {
+    var parser = SubsetParser(text: text, file: file)
+    let root = parser.parseDocument()
+    if parser.diagnostics.isEmpty {
+      return .success(ConfigDocument(file: file, root: root))
+    }
+    var unique: [Diagnostic] = []
+    var seen = Set<Diagnostic>()
+    for diagnostic in Diagnostic.sortedByLocation(parser.diagnostics)
+    where seen.insert(diagnostic).inserted {
+      unique.append(diagnostic)
+    }
+    return .failure(unique)
+  }
+}
+
+/// Thrown when an entry cannot be parsed; its diagnostic is already recorded. Parsing resumes at
+/// `resumeLine`, skipping lines indented deeper than the entry's collection.
+struct ParseAbort: Error {
+  var resumeLine: Int
+}
+
+/// One physical line of the file.
+struct SourceLine {
+  enum Kind: Equatable {
+    /// Nothing but spaces and tabs.
+    case blank
+    /// Only a comment after optional whitespace.
+    case comment
+    /// `---` at column 1 followed by whitespace or the end of line (YAML 1.2 §9.1.2).
+    case documentStart
+    /// `...` at column 1 followed by whitespace or the end of line (YAML 1.2 §9.1.2).
+    case documentEnd
+    /// Anything else.
+    case content
+  }
+
+  /// Offset of the first byte.
+  var start: Int
+  /// Offset just past the last byte, line break excluded.
+  var end: Int
+  /// Spaces before the first tab or non-space character.
+  var indent: Int
+  /// Offset of the first character that is neither a space nor a tab.
+  var contentStart: Int
+  /// Offset of the first tab in the leading whitespace, if any.
+  var leadingTab: Int?
+  var kind: Kind
+  /// Lets columns be computed by subtraction.
+  var isASCII: Bool
+}
+
+/// Byte values of the characters the grammar cares about.
+enum Byte {
+  static let tab: UInt8 = 0x09
+  static let lineFeed: UInt8 = 0x0A
+  static let carriageReturn: UInt8 = 0x0D
+  static let space: UInt8 = 0x20
+  static let exclamation: UInt8 = 0x21
+  static let doubleQuote: UInt8 = 0x22
+  static let hash: UInt8 = 0x23
+  static let percent: UInt8 = 0x25
+  static let ampersand: UInt8 = 0x26
+  static let singleQuote: UInt8 = 0x27
+  static let asterisk: UInt8 = 0x2A
+  static let comma: UInt8 = 0x2C
+  static let dash: UInt8 = 0x2D
+  static let dot: UInt8 = 0x2E
+  static let slash: UInt8 = 0x2F
+  static let colon: UInt8 = 0x3A
+  static let greaterThan: UInt8 = 0x3E
+  static let question: UInt8 = 0x3F
+  static let at: UInt8 = 0x40
+  static let openBracket: UInt8 = 0x5B
+  static let backslash: UInt8 = 0x5C
+  static let closeBracket: UInt8 = 0x5D
+  static let backtick: UInt8 = 0x60
+  static let openBrace: UInt8 = 0x7B
+  static let pipe: UInt8 = 0x7C
+  static let closeBrace: UInt8 = 0x7D
+  static let delete: UInt8 = 0x7F
+}
+
+/// The parser's state. The grammar lives in extensions: block structure, flow collections and
+/// quoted scalars each have their own file.
+struct SubsetParser {
+  /// Flow collections nest at most this deep, so hostile input cannot exhaust the stack.
+  static let maximumFlowDepth = 64
+  /// Block collections nest at most this deep, for the same reason.
+  static let maximumBlockDepth = 200
+  /// YAML 1.2 §7.4.3 (and PyYAML) limit implicit keys to 1024 characters.
+  static let maximumKeyLength = 1024
+
+  let bytes: [UInt8]
+  let file: String
+  var lines: [SourceLine] = []
+  var diagnostics: [Diagnostic] = []
+  /// The first line the last parsed node did not consume.
+  var nextLine = 0
+  var blockDepth = 0
+
+  init(text: String, file: String) {
+    self.bytes = Array(text.utf8)
+    self.file = file
+    splitLines()
+  }
+
+  // MARK: Lines
+
+  /// Splits the text into lines and rejects characters YAML does not allow in a stream
+  /// (YAML 1.2 §5.1: printable characters only; §5.4: only LF and CR LF break lines here).
+  private mutating func splitLines() {
+    var index = 0
+    let count = bytes.count
+    // A byte order mark is allowed at the very start (YAML 1.2 §5.2).
+    if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    var lineStart = index
+    var isASCII = true
+    lines.reserveCapacity(count / 24 + 1)
+    while index < count {
+      let byte = bytes[index]
+      if byte == Byte.lineFeed {
+        appendLine(start: lineStart, end: index, isASCII: isASCII)
+        index += 1
+        lineStart = index
+        isASCII = true
+        continue
+      }
+      if byte < 0x20 || byte == Byte.delete {
+        if byte == Byte.carriageReturn, index + 1 < count, bytes[index + 1] == Byte.lineFeed {
+          appendLine(start: lineStart, end: index, isASCII: isASCII)
+          index += 2
+          lineStart = index
+          isASCII = true
+          continue
+        }
+        if byte != Byte.tab {
+          let message =
+            byte == Byte.carriageReturn
+            ? "carriage return without a line feed; use Unix (LF) or Windows (CR LF) line endings"
+            : "control character U+\(hex(UInt32(byte), digits: 4)) is not allowed in YAML"
+          report(message, lineIndex: lines.count, lineStart: lineStart, offset: index)
+        }
+      } else if byte >= 0x80 {
+        isASCII = false
+        if let message = forbiddenMultibyteMessage(at: index) {
+          report(message, lineIndex: lines.count, lineStart: lineStart, offset: index)
+        }
+      }
+      index += 1
+    }
+    appendLine(start: lineStart, end: count, isASCII: isASCII)
+  }
+
+  /// Names the non-ASCII characters YAML excludes or treats specially (YAML 1.2 §5.1, §5.4).
+  private func forbiddenMultibyteMessage(at index: Int) -> String? {
+    let byte = bytes[index]
+    guard index + 1 < bytes.count else { return nil }
+    let second = bytes[index + 1]
+    if byte == 0xC2, (0x80...0x9F).contains(second) {
+      return second == 0x85
+        ? "next-line character U+0085 is not allowed; use a plain line break"
+        : "control character U+00\(hex(UInt32(second), digits: 2)) is not allowed in YAML"
+    }
+    guard index + 2 < bytes.count else { return nil }
+    let third = bytes[index + 2]
+    if byte == 0xE2, second == 0x80, third == 0xA8 || third == 0xA9 {
+      return "Unicode line or paragraph separator (U+2028, U+2029) is not allowed; "
+        + "use a plain line break"
+    }
+    if byte == 0xEF, second == 0xBB, third == 0xBF {
+      return "byte order mark (U+FEFF) is only allowed at the start of the file"
+    }
+    if byte == 0xEF, second == 0xBF, third == 0xBE || third == 0xBF {
+      return "non-character U+FFF\(third == 0xBE ? "E" : "F") is not allowed in YAML"
+    }
+    return nil
+  }
+
+  private mutating func appendLine(start: Int, end: Int, isASCII: Bool) {
+    var index = start
+    var indent = 0
+    var leadingTab: Int?
+    while index < end {
+      let byte = bytes[index]
+      if byte == Byte.space {
+        if leadingTab == nil { indent += 1 }
+      } else if byte == Byte.tab {
+        if leadingTab == nil { leadingTab = index }
+      } else {
+        break
+      }
+      index += 1
+    }
+    var kind = SourceLine.Kind.content
+    if index == end {
+      kind = .blank
+    } else if bytes[index] == Byte.hash {
+      kind = .comment
+    } else if index == start, end - start >= 3,
+      end - start == 3 || bytes[start + 3] == Byte.space || bytes[start + 3] == Byte.tab
+    {
+      if bytes[start] == Byte.dash, bytes[start + 1] == Byte.dash, bytes[start + 2] == Byte.dash {
+        kind = .documentStart
+      } else if bytes[start] == Byte.dot, bytes[start + 1] == Byte.dot,
+        bytes[start + 2] == Byte.dot
+      {
+        kind = .documentEnd
+      }
+    }
+    lines.append(
+      SourceLine(
+        start: start, end: end, indent: indent, contentStart: index, leadingTab: leadingTab,
+        kind: kind, isASCII: isASCII))
+  }
+
+  /// The index of the next line, at or after `index`, that holds structure (not blank, not a
+  /// comment). Tabs in the indentation of skipped lines are reported here; a content line
+  /// indented with tabs is reported and skipped, because its depth cannot be known.
+  mutating func nextContentLine(from index: Int) -> Int? {
+    var lineIndex = index
+    while lineIndex < lines.count {
+      let line = lines[lineIndex]
+      if let tab = line.leadingTab {
+        // YAML 1.2 §6.1: indentation is spaces only; tabs are not even allowed as separation
+        // before a token at the start of a line.
+        error(
+          "tabs are not allowed in indentation", line: lineIndex, offset: tab,
+          hint: "indent with spaces")
+        if line.kind == .content {
+          lineIndex += 1
+          continue
+        }
+      }
+      if line.kind == .blank || line.kind == .comment {
+        lineIndex += 1
+        continue
+      }
+      return lineIndex
+    }
+    return nil
+  }
+
+  /// Skips, from `index`, the lines that belong to an entry that failed: blank lines and lines
+  /// indented deeper than `indent`. Sets `nextLine` to the first line left.
+  mutating func skipLines(deeperThan indent: Int, from index: Int) {
+    var lineIndex = index
+    while lineIndex < lines.count {
+      let line = lines[lineIndex]
+      let isStructure = line.kind != .blank && line.kind != .comment
+      if isStructure && (line.leadingTab == nil && line.indent <= indent) { break }
+      if line.kind == .documentStart || line.kind == .documentEnd { break }
+      lineIndex += 1
+    }
+    nextLine = lineIndex
+  }
+
+  // MARK: Positions
+
+  /// The 1-based location of byte `offset`, which lies on line `lineIndex` (or just past it).
+  func location(line lineIndex: Int, offset: Int) -> SourceLocation {
+    let line = lines[lineIndex]
+    let column =
+      line.isASCII
+      ? offset - line.start + 1 : scalarCount(from: line.start, to: min(offset, line.end)) + 1
+    return SourceLocation(file: file, line: lineIndex + 1, column: column)
+  }
+
+  /// A range from one position to another.
+  func range(fromLine startLine: Int, _ startOffset: Int, toLine endLine: Int, _ endOffset: Int)
+    -> SourceRange
+  {
+    SourceRange(
+      start: location(line: startLine, offset: startOffset),
+      end: location(line: endLine, offset: endOffset))
+  }
+
+  /// How many Unicode scalars lie between two offsets of one line.
+  func scalarCount(from start: Int, to end: Int) -> Int {
+    var count = 0
+    var index = start
+    while index < end {
+      if bytes[index] & 0xC0 != 0x80 { count += 1 }
+      index += 1
+    }
+    return count
+  }
+
+  // MARK: Diagnostics
+
+  /// Records an error at byte `offset` of line `line`, underlining `length` characters.
+  mutating func error(
+    _ message: String, line lineIndex: Int, offset: Int, length: Int = 1, hint: String? = nil,
+    notes: [Diagnostic] = []
+  ) {
+    diagnostics.append(
+      Diagnostic(
+        severity: .error, location: location(line: lineIndex, offset: offset), length: length,
+        message: message, hint: hint, notes: notes))
+  }
+
+  /// Records an error while lines are still being split (the line is not in the table yet).
+  private mutating func report(_ message: String, lineIndex: Int, lineStart: Int, offset: Int) {
+    let column = scalarCount(from: lineStart, to: offset) + 1
+    diagnostics.append(
+      Diagnostic(
+        severity: .error, location: SourceLocation(file: file, line: lineIndex + 1, column: column),
+        message: message))
+  }
+
+  /// A short, printable excerpt of the text at `offset` for messages ("found 'xyz'").
+  func excerpt(
+    line lineIndex: Int, from offset: Int, maximumLength: Int = 24, marksTruncation: Bool = true
+  ) -> String {
+    let end = lines[lineIndex].end
+    var stop = offset
+    var count = 0
+    while stop < end && count < maximumLength {
+      stop += 1
+      while stop < end && bytes[stop] & 0xC0 == 0x80 { stop += 1 }
+      count += 1
+    }
+    let text = String(decoding: bytes[offset..<stop], as: UTF8.self)
+    return stop < end && marksTruncation ? text + "..." : text
+  }
+
+  // MARK: Character classes
+
+  /// True when `offset` is past the line or holds a space or tab: the separation YAML requires
+  /// after `-`, `?` and `:` indicators (YAML 1.2 §7.3.3, §8.2.1, §8.2.2).
+  func isBlank(_ offset: Int, lineEnd: Int) -> Bool {
+    offset >= lineEnd || bytes[offset] == Byte.space || bytes[offset] == Byte.tab
+  }
+
+  /// True when line `lineIndex` starts a block sequence entry (`-` then blank) at its content.
+  func isSequenceEntry(_ lineIndex: Int) -> Bool {
+    let line = lines[lineIndex]
+    return line.kind == .content && bytes[line.contentStart] == Byte.dash
+      && isBlank(line.contentStart + 1, lineEnd: line.end)
+  }
+}
+
+/// Uppercase hexadecimal, zero-padded to `digits`.
+func hex(_ value: UInt32, digits: Int) -> String {
+  let text = String(value, radix: 16, uppercase: true)
+  return String(repeating: "0", count: max(0, digits - text.count)) + text
+}
