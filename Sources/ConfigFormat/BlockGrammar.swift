@@ -56,7 +56,9 @@ extension SubsetParser {
       break
     }
     // YAML 1.2 §9.1.4: an explicit document with no content holds an empty (null) scalar.
-    var root: ConfigNode? = explicitStart.map { .scalar(emptyScalar(line: $0, offset: lines[$0].start + 3)) }
+    var root: ConfigNode? = explicitStart.map {
+      .scalar(emptyScalar(line: $0, offset: lines[$0].start + 3))
+    }
     nextLine = lineIndex
     var rootFailed = false
     if let first = nextContentLine(from: lineIndex), lines[first].kind == .content {
@@ -431,8 +433,7 @@ extension SubsetParser {
 
   /// Rejects, by name, the characters that cannot start a plain scalar (YAML 1.2 §7.3.3: the
   /// indicators), which in YAML would mean a feature this subset does not support.
-  mutating func checkPlainStart(line lineIndex: Int, offset: Int, inFlow: Bool) throws(ParseAbort)
-  {
+  mutating func checkPlainStart(line lineIndex: Int, offset: Int, inFlow: Bool) throws(ParseAbort) {
     let line = lines[lineIndex]
     let byte = bytes[offset]
     let followedByBlank = isBlank(offset + 1, lineEnd: line.end)
@@ -443,11 +444,14 @@ extension SubsetParser {
     switch byte {
     case Byte.dash where followedByBlank:
       message =
-        inFlow ? "'- ' list items are not allowed inside a flow collection" : "unexpected '- ' list item"
-      hint = inFlow ? "separate items with ','" : "a list must be the value of a key, indented under it"
+        inFlow
+        ? "'- ' list items are not allowed inside a flow collection" : "unexpected '- ' list item"
+      hint =
+        inFlow ? "separate items with ','" : "a list must be the value of a key, indented under it"
     case Byte.question:
       message =
-        followedByBlank ? "complex keys ('? ') are not supported" : "a plain value cannot start with '?'"
+        followedByBlank
+        ? "complex keys ('? ') are not supported" : "a plain value cannot start with '?'"
       hint = followedByBlank ? "write the key as 'key: value'" : "quote the value"
     case Byte.colon:
       message = followedByBlank ? "missing key before ':'" : "a plain value cannot start with ':'"
@@ -516,7 +520,8 @@ extension SubsetParser {
     while index < lineEnd {
       let byte = bytes[index]
       if byte == Byte.tab {
-        error("tabs are not allowed outside quotes", line: lineIndex, offset: index, hint: "use spaces")
+        error(
+          "tabs are not allowed outside quotes", line: lineIndex, offset: index, hint: "use spaces")
       } else if byte != Byte.space {
         break
       }
@@ -573,7 +578,8 @@ extension SubsetParser {
   }
 
   func emptyScalar(line lineIndex: Int, offset: Int) -> Scalar {
-    Scalar(text: "", style: .plain, range: SourceRange(at: location(line: lineIndex, offset: offset)))
+    Scalar(
+      text: "", style: .plain, range: SourceRange(at: location(line: lineIndex, offset: offset)))
   }
 
   // MARK: Reports

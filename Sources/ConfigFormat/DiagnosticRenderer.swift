@@ -104,9 +104,12 @@ public struct DiagnosticRenderer: Sendable {
     usesColor ? style.rawValue + text + "\u{1B}[0m" : text
   }
 
+  /// Splits on LF bytes, dropping a CR before it. Splitting the `String` itself would not work:
+  /// Swift treats CR LF as a single `Character`, different from "\n".
   private static func splitLines(_ text: String) -> [Substring] {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      line.hasSuffix("\r") ? line.dropLast() : line
+    text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+      let withoutReturn = line.last == 0x0D ? line.dropLast() : line
+      return Substring(withoutReturn)
     }
   }
 }

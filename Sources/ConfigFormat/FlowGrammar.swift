@@ -51,7 +51,9 @@ extension SubsetParser {
             .error(
               "duplicate key '\(entry.key.text)' in mapping", at: entry.key.range,
               hint: "remove or rename one of them; keys must be unique",
-              notes: [.note("'\(entry.key.text)' first defined here", at: entries[earlier].key.range)]
+              notes: [
+                .note("'\(entry.key.text)' first defined here", at: entries[earlier].key.range)
+              ]
             ))
         }
         entries.append(entry)
@@ -269,7 +271,8 @@ extension SubsetParser {
       let opened = location(line: open.line, offset: open.offset)
       error(
         "mismatched '\(String(UnicodeScalar(byte)))': expected '\(closer)'", line: cursor.line,
-        offset: cursor.offset, hint: "the \(name) opened at line \(opened.line), column "
+        offset: cursor.offset,
+        hint: "the \(name) opened at line \(opened.line), column "
           + "\(opened.column) must end with '\(closer)'")
     } else if plainContinues {
       error(

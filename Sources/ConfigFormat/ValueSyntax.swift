@@ -128,7 +128,7 @@ public enum ValueSyntax {
         fractionDigits = bytes[fractionStart..<index]
         if fractionDigits.isEmpty { return .failure(Problem(message: expected, hint: nil)) }
       }
-      guard !integerDigits.isEmpty, integerDigits.count <= 9, fractionDigits.count <= 3 else {
+      guard !integerDigits.isEmpty, integerDigits.count <= 9, fractionDigits.count <= 9 else {
         return .failure(Problem(message: expected, hint: nil))
       }
       let unitStart = index
@@ -151,7 +151,8 @@ public enum ValueSyntax {
       guard unitIndex > previousUnit else {
         return .failure(
           Problem(
-            message: "duration units must go from hours down to milliseconds, each once, in '\(text)'",
+            message:
+              "duration units must go from hours down to milliseconds, each once, in '\(text)'",
             hint: "write e.g. '1h30m' or '1m30s'"))
       }
       previousUnit = unitIndex
@@ -229,7 +230,8 @@ public enum ValueSyntax {
   /// Reads a 24-hour time of day: `21:00`, `06:30` or `6:30`.
   public static func timeOfDay(_ scalar: Scalar) -> Result<TimeOfDay, Diagnostic> {
     let text = scalar.text
-    let parts = Array(text.utf8).split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+    let parts = Array(text.utf8).split(
+      separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
     guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
       parts.allSatisfy({ $0.allSatisfy(isDigit) })
     else {
@@ -260,13 +262,15 @@ public enum ValueSyntax {
     let fail = { (message: String, hint: String?) -> Result<[Int], Diagnostic> in
       .failure(.error(message, at: scalar.range, hint: hint))
     }
-    let formsHint = "write one digit per phase, like '4010', or four values separated by '-', like '3-0-1.5-0'"
+    let formsHint =
+      "write one digit per phase, like '4010', or four values separated by '-', like '3-0-1.5-0'"
     if !bytes.contains(UInt8(ascii: "-")) {
       guard !bytes.isEmpty, bytes.allSatisfy(isDigit) else {
         return fail("expected a tempo like '4010' or '3-0-1.5-0', found '\(text)'", formsHint)
       }
       guard bytes.count == 4 else {
-        return fail("a tempo needs exactly four digits, found \(bytes.count) in '\(text)'", formsHint)
+        return fail(
+          "a tempo needs exactly four digits, found \(bytes.count) in '\(text)'", formsHint)
       }
       return .success(bytes.map { Int($0 - UInt8(ascii: "0")) * 2 })
     }
@@ -280,9 +284,11 @@ public enum ValueSyntax {
     for part in parts {
       let shown = String(decoding: part, as: UTF8.self)
       let pieces = part.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-      guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) })
+      guard (1...2).contains(pieces.count),
+        pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) })
       else {
-        return fail("expected a tempo value like '3' or '1.5', found '\(shown)' in '\(text)'", formsHint)
+        return fail(
+          "expected a tempo value like '3' or '1.5', found '\(shown)' in '\(text)'", formsHint)
       }
       let whole = pieces[0].count > 2 ? 100 : decimalValue(pieces[0])
       var half = 0
@@ -301,7 +307,8 @@ public enum ValueSyntax {
       }
       let value = whole * 2 + half
       guard value <= 18 else {
-        return fail("each tempo value must be between 0 and 9 seconds, found '\(shown)' in '\(text)'", nil)
+        return fail(
+          "each tempo value must be between 0 and 9 seconds, found '\(shown)' in '\(text)'", nil)
       }
       halfSeconds.append(value)
     }
@@ -345,7 +352,8 @@ public enum ValueSyntax {
   {
     let text = scalar.text
     let bytes = Array(text.utf8)
-    let digits = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+")
+    let digits =
+      bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+")
       ? bytes.dropFirst() : bytes[...]
     guard !digits.isEmpty, digits.allSatisfy(isDigit) else {
       return .failure(.error("'\(name)' must be a whole number, got '\(text)'", at: scalar.range))

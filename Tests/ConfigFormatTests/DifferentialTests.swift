@@ -71,7 +71,8 @@ private func compareWithPyYAML(
       try writeFile("\(directory)/\(name).json", canonicalJSON(document.root))
     case .failure(let diagnostics):
       let rendered = DiagnosticRenderer(file: testFile, source: text).render(diagnostics)
-      Issue.record("\(name) is valid but rejected:\n\(text)\n\(rendered)", sourceLocation: sourceLocation)
+      Issue.record(
+        "\(name) is valid but rejected:\n\(text)\n\(rendered)", sourceLocation: sourceLocation)
     }
   }
   guard access(DifferentialTests.python, X_OK) == 0 else {

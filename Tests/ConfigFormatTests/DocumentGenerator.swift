@@ -282,7 +282,9 @@ struct DocumentGenerator {
     return text
   }
 
-  private mutating func blockSequence(_ items: [GeneratedNode], indent: Int, firstLinePrefix: String? = nil)
+  private mutating func blockSequence(
+    _ items: [GeneratedNode], indent: Int, firstLinePrefix: String? = nil
+  )
     -> String
   {
     var text = ""

@@ -104,7 +104,8 @@ struct ParserTests {
 
   @Test("plain scalars keep inner punctuation and drop trailing spaces and comments")
   func plainScalars() throws {
-    let text = "a: 1:30   \nb: a#b # comment\nc: -5\nd: http://x.org:80/p\ne: it's \"ok\"\nf: several words\n"
+    let text =
+      "a: 1:30   \nb: a#b # comment\nc: -5\nd: http://x.org:80/p\ne: it's \"ok\"\nf: several words\n"
     let node = try #require(root(text))
     #expect(node["a"]?.scalarText == "1:30")
     #expect(node["a"]?.range.underlineLength == 4)
@@ -177,7 +178,8 @@ struct ParserTests {
 
   @Test("comments anywhere, blank lines, document markers")
   func commentsAndMarkers() throws {
-    let text = "# head\n--- # start\n\na: 1 # one\n  # indented\n# col 0\nb:\n  # before\n  - x # after\n... # end\n# tail\n"
+    let text =
+      "# head\n--- # start\n\na: 1 # one\n  # indented\n# col 0\nb:\n  # before\n  - x # after\n... # end\n# tail\n"
     let node = try #require(root(text))
     #expect(node["a"]?.scalarText == "1")
     #expect(node["b"]?[0]?.scalarText == "x")
@@ -228,7 +230,8 @@ struct ParserTests {
   func largeConfiguration() throws {
     var text = "presets:\n"
     for index in 0..<1000 {
-      text += "  p\(index):\n    work: 20s\n    rest: 10s\n    list: [a, b]\n    label: \"n\\u00b0\(index)\"\n"
+      text +=
+        "  p\(index):\n    work: 20s\n    rest: 10s\n    list: [a, b]\n    label: \"n\\u00b0\(index)\"\n"
     }
     let node = try #require(root(text))
     let presets = try #require(node["presets"]?.mappingEntries)

@@ -47,17 +47,23 @@ struct RejectionTests {
     .init("\"a\n b\": 1\n", "1:1: a key must fit on one line"),
     .init("a: 1\nfoo bar\n", "2:1: expected a 'key: value' entry, found 'foo bar'"),
     .init("a: 1\n\"b\" 2\n", "2:5: expected ':' after the key"),
-    .init(String(repeating: "k", count: 1100) + ": v\n", "1:1: a key cannot be longer than 1024 characters"),
+    .init(
+      String(repeating: "k", count: 1100) + ": v\n",
+      "1:1: a key cannot be longer than 1024 characters"),
     // Indentation.
-    .init("a:\n    b: 1\n  c: 2\n", "3:3: inconsistent indentation: found 2 spaces, expected 0 or 4"),
-    .init("a:\n  - x\n  b: 1\n", "3:3: this line is indented like the '- ' items above but is not one"),
+    .init(
+      "a:\n    b: 1\n  c: 2\n", "3:3: inconsistent indentation: found 2 spaces, expected 0 or 4"),
+    .init(
+      "a:\n  - x\n  b: 1\n", "3:3: this line is indented like the '- ' items above but is not one"),
     .init("a: 1\n- b\n", "2:1: unexpected '- ' list item"),
     .init("  a: 1\nb: 2\n", "2:1: inconsistent indentation: found 0 spaces, expected 2"),
     .init("a: b\n  c\n", "2:3: a plain value cannot continue on the next line"),
     .init("first\nsecond\n", "2:1: a plain value cannot continue on the next line"),
     // Values on the key's or the dash's line.
-    .init("a: b: c\n", "1:5: unexpected ':' in a value; a nested mapping must start on its own line"),
-    .init("- a: b: c\n", "1:7: unexpected ':' in a value; a nested mapping must start on its own line"),
+    .init(
+      "a: b: c\n", "1:5: unexpected ':' in a value; a nested mapping must start on its own line"),
+    .init(
+      "- a: b: c\n", "1:7: unexpected ':' in a value; a nested mapping must start on its own line"),
     .init("a: - b\n", "1:4: a block sequence cannot start on the same line as its key"),
     .init("a: \"x\" y\n", "1:8: unexpected content after the quoted value: 'y'"),
     .init("a: [1] x\n", "1:8: unexpected content after ']': 'x'"),
@@ -80,7 +86,9 @@ struct RejectionTests {
     .init("a:\n  b: [1,\n  2]\n", "2:6: unclosed '['"),
     .init("[a}", "1:3: mismatched '}': expected ']'"),
     .init("[\"a\" \"b\"]", "1:6: expected ',' or ']' in '[...]', found '\"b\"]'"),
-    .init("a: [x\n  y]\n", "2:3: a plain value cannot continue on the next line inside a flow collection"),
+    .init(
+      "a: [x\n  y]\n",
+      "2:3: a plain value cannot continue on the next line inside a flow collection"),
     .init("[a: 1]", "1:3: 'key: value' pairs inside '[...]' are not supported"),
     .init("[- a]", "1:2: '- ' list items are not allowed inside a flow collection"),
     .init("[a?b]", "1:3: '?' cannot appear in a plain value inside a flow collection"),
@@ -88,13 +96,22 @@ struct RejectionTests {
     .init("{a}", "1:3: expected ':' after the key 'a' in '{...}'"),
     .init("{[a]: b}", "1:2: a flow collection cannot be used as a mapping key"),
     .init("[a,#c\n]", "1:4: a comment needs a space before '#'"),
-    .init(String(repeating: "[", count: 70), "1:65: flow collections are nested too deeply (more than 64 levels)"),
+    .init(
+      String(repeating: "[", count: 70),
+      "1:65: flow collections are nested too deeply (more than 64 levels)"),
     // Characters (§5.1, §5.4).
     .init("a: \u{1}\n", "1:4: control character U+0001 is not allowed in YAML"),
-    .init("a: 1\rb: 2\n", "1:5: carriage return without a line feed; use Unix (LF) or Windows (CR LF) line endings"),
-    .init("a: x\u{85}y\n", "1:5: next-line character U+0085 is not allowed; use a plain line break"),
-    .init("a: x\u{2028}y\n", "1:5: Unicode line or paragraph separator (U+2028, U+2029) is not allowed; use a plain line break"),
-    .init("a: x\u{FEFF}\n", "1:5: byte order mark (U+FEFF) is only allowed at the start of the file"),
+    .init(
+      "a: 1\rb: 2\n",
+      "1:5: carriage return without a line feed; use Unix (LF) or Windows (CR LF) line endings"),
+    .init(
+      "a: x\u{85}y\n", "1:5: next-line character U+0085 is not allowed; use a plain line break"),
+    .init(
+      "a: x\u{2028}y\n",
+      "1:5: Unicode line or paragraph separator (U+2028, U+2029) is not allowed; use a plain line break"
+    ),
+    .init(
+      "a: x\u{FEFF}\n", "1:5: byte order mark (U+FEFF) is only allowed at the start of the file"),
   ]
 
   @Test("each unsupported or malformed construct gets its own diagnostic", arguments: rejections)

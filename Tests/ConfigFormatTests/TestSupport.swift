@@ -156,7 +156,9 @@ func readFile(_ path: String) throws -> String {
 }
 
 func writeFile(_ path: String, _ contents: String) throws {
-  guard let file = fopen(path, "wb") else { throw SystemError(description: "cannot create \(path)") }
+  guard let file = fopen(path, "wb") else {
+    throw SystemError(description: "cannot create \(path)")
+  }
   defer { fclose(file) }
   let bytes = Array(contents.utf8)
   guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
@@ -210,11 +212,14 @@ func runProcess(_ executable: String, _ arguments: [String], outputDirectory: St
   posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
   posix_spawn_file_actions_adddup2(&actions, 1, 2)
   let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-  defer { argv.forEach { free($0) } }
+  defer {
+    for argument in argv { free(argument) }
+  }
   var pid = pid_t()
   let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
   guard spawned == 0 else {
-    throw SystemError(description: "cannot run \(executable): \(String(cString: strerror(spawned)))")
+    throw SystemError(
+      description: "cannot run \(executable): \(String(cString: strerror(spawned)))")
   }
   var status: Int32 = 0
   while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
