@@ -3,6 +3,7 @@
 
 /// A 24-bit colour.
 public struct RGB: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// Channels, 0–255 each.
   public var red: UInt8
   public var green: UInt8
   public var blue: UInt8
@@ -46,6 +47,7 @@ public struct RGB: Sendable, Hashable, Codable, CustomStringConvertible {
     return RGB(red: scale(red), green: scale(green), blue: scale(blue))
   }
 
+  /// Fallbacks when a token cannot be resolved.
   public static let black = RGB(red: 0, green: 0, blue: 0)
   public static let white = RGB(red: 255, green: 255, blue: 255)
 }

@@ -57,9 +57,12 @@ public enum ColorReference: Sendable, Hashable {
 
 /// Named colours in the order they were written (configs and status output keep that order).
 public struct Palette: Sendable, Hashable {
+  /// Entry names in the order they were first written.
   public private(set) var names: [String]
+  /// Entries by name.
   public private(set) var colors: [String: RGB]
 
+  /// A palette of `entries`; a repeated name keeps its first position and its last colour.
   public init(_ entries: [(name: String, color: RGB)] = []) {
     names = []
     colors = [:]
@@ -146,10 +149,13 @@ public struct BlinkRates: Sendable, Hashable {
 
 /// Every colour, brightness and blink rate a renderer may use.
 public struct DesignTokens: Sendable, Hashable {
+  /// The named colours roles may refer to.
   public var palette: Palette
   /// Roles missing here fall back to ``DesignTokens/standard``.
   public var roles: [Role: ColorReference]
+  /// Output brightness by time of day.
   public var brightness: BrightnessLevels
+  /// Blink and flash rates.
   public var blink: BlinkRates
 
   public init(

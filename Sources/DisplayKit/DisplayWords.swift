@@ -77,15 +77,18 @@ public enum WordKey: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// The words of one language, with any per-gym overrides applied.
 public struct DisplayWords: Sendable, Hashable {
+  /// The built-in language the words started from.
   public let language: Language
   /// Every key has a non-empty word.
   public private(set) var words: [WordKey: String]
 
+  /// The built-in words of a language.
   public init(language: Language) {
     self.language = language
     self.words = Self.builtIn(language)
   }
 
+  /// The English words, the default.
   public static let english = DisplayWords(language: .english)
 
   /// The word for a key.

@@ -4,7 +4,7 @@
 import WorkoutCore
 
 /// A single-line rendering: `12:34 WORK R 3/10 burpees`.
-public enum PlainLine {
+public enum PlainLine: Sendable {
   /// The time, the phase word, the counters, the tempo and the label, separated by spaces.
   /// Only whole-second and state changes alter it, so a caller that prints it when it changes
   /// prints at most once a second. The clock mode gives the time of day (pass `timeOfDay`;

@@ -6,8 +6,11 @@ import WorkoutCore
 /// Everything one terminal frame shows. The caller owns every clock: it passes the time of day
 /// and the blink phases, so the same inputs always draw the same frame.
 public struct TerminalFrame: Sendable, Hashable {
+  /// The workout to draw.
   public var snapshot: WorkoutSnapshot
+  /// Colours of every role.
   public var tokens: DesignTokens
+  /// Words in the gym's language.
   public var words: DisplayWords
   /// The wall-clock time: shown huge by the clock mode, small in the header otherwise.
   public var timeOfDay: TimeOfDay
@@ -45,7 +48,7 @@ public struct TerminalFrame: Sendable, Hashable {
 
 /// Renders a ``TerminalFrame`` into lines. Pure: no IO, no cursor movement; the caller writes
 /// the lines after a home-cursor sequence.
-public enum TerminalView {
+public enum TerminalView: Sendable {
   /// Exactly `rows` lines of exactly `columns` visible cells. With `color` the cells carry 24-bit
   /// SGR colours from the tokens (background painted too); without it there are no escapes.
   ///
@@ -163,10 +166,10 @@ private struct Layout {
     let digits = chooseDigits(maxHeight: available - 2) ?? chooseDigits(maxHeight: available)
     let digitsHeight = digits?.height ?? 1
     var slack = available - digitsHeight
-    var bigPhase: (rows: [String], scale: Int)?
+    var bigPhase: [String]?
     if pieces.contains(.phase), let digits {
       bigPhase = choosePhase(digits: digits, slack: slack)
-      if let bigPhase { slack -= bigPhase.rows.count - 1 }
+      if let bigPhase { slack -= bigPhase.count - 1 }
     }
 
     let above = pieces.contains(.phase) && slack > 0 ? 1 : 0
@@ -183,7 +186,7 @@ private struct Layout {
     output += Array(repeating: blank, count: top)
     if pieces.contains(.phase) {
       if let bigPhase {
-        output += bigPhase.rows.map { centered(StyledRow($0, phaseStyle)) }
+        output += bigPhase.map { centered(StyledRow($0, phaseStyle)) }
       } else {
         output.append(phaseLine())
       }
@@ -240,7 +243,7 @@ private struct Layout {
 
   /// The phase word in the small block font when there are rows to spare; it stays at most half
   /// the height of the digits so the time remains the loudest thing on screen.
-  private func choosePhase(digits: Digits, slack: Int) -> (rows: [String], scale: Int)? {
+  private func choosePhase(digits: Digits, slack: Int) -> [String]? {
     let font = BlockFont.small
     for scale in stride(from: digits.scaleY / 2, through: 1, by: -1) {
       let extra = font.height * scale - 1
@@ -248,7 +251,7 @@ private struct Layout {
         width <= columns - 2,
         let rows = font.render(phaseText, scaleX: 2 * scale, scaleY: scale)
       else { continue }
-      return (rows, scale)
+      return rows
     }
     return nil
   }

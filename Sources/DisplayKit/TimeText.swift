@@ -4,7 +4,7 @@
 import WorkoutCore
 
 /// Text for the big digits, the time of day and the round/set/rep line.
-public enum TimeText {
+public enum TimeText: Sendable {
   /// `0:00`, `9:59`, `59:59` under an hour (minutes without a leading zero), `1:00:00` from an
   /// hour. A negative value (never produced by the engine) gets a leading minus.
   public static func format(_ display: DisplayTime) -> String { format(seconds: display.seconds) }
