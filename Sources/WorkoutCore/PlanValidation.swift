@@ -100,7 +100,7 @@ extension WorkoutPlan {
       errors.add(path, "nests deeper than \(PlanLimits.sequenceDepth) levels")
       return
     }
-    errors.check(step.repetitions, in: PlanLimits.rounds, path + ".repetitions")
+    errors.check(step.repetitions, in: PlanLimits.rounds, path + ".repeat")
     if let duration = step.duration {
       errors.check(duration, in: PlanLimits.segmentLength, path + ".duration")
     }
