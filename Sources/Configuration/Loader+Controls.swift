@@ -28,7 +28,7 @@ extension Loader {
     let gestures = Gesture.allCases.map(\.rawValue)
     for control in mapping.entries {
       let name = control.key.text
-      guard checker.checkName(control.key, what: "control") else { continue }
+      guard checker.checkName(control.key, what: "control name") else { continue }
       guard
         let gestureMapping = checker.mapping(
           control.value, what: "control '\(name)'",

@@ -118,7 +118,8 @@ extension Loader {
       let range = settings.locations[claim.key] ?? mapping.range
       if let first = instances.claims[identity] {
         checker.error(
-          "\(claim.kind) '\(claim.identity)' is already taken by '\(first.id)'", at: range,
+          "\(name) claims \(claim.kind) '\(claim.identity)', already taken by '\(first.id)'",
+          at: range,
           hint: "each \(claim.kind) can serve one plugin; pick another or remove one entry",
           notes: [.note("'\(first.id)' claims \(claim.kind) '\(claim.identity)' here", at: first.range)])
       } else {

@@ -88,7 +88,7 @@ extension Loader {
     -> Preset?
   {
     let name = entry.key.text
-    guard checker.checkName(entry.key, what: "preset") else { return nil }
+    guard checker.checkName(entry.key, what: "preset name") else { return nil }
     let modes = PresetKeys.modeNames.joined(separator: ", ")
     if entry.value.isEmptyValue {
       checker.error(
@@ -420,11 +420,14 @@ extension Loader {
   // MARK: Plan errors
 
   /// Reports a WorkoutCore plan error at the node its key path names (or the nearest one that
-  /// exists, when the key is absent).
+  /// exists, when the key is absent). Advice after "; " in WorkoutCore's message becomes the
+  /// hint, so the message itself stays a statement of what is wrong.
   mutating func report(_ problem: PlanError, in context: PresetContext) {
     var node: ConfigNode = .mapping(context.mapping)
     var range = context.nameKey.range
     var lastKey = problem.parameter
+    var stepName: String?
+    var endsAtStep = false
     for component in problem.parameter.split(separator: ".") {
       var key = Substring(component)
       var index: Int?
@@ -433,6 +436,7 @@ extension Loader {
         index = Int(component[component.index(after: open)..<component.index(before: component.endIndex)])
       }
       lastKey = String(key)
+      endsAtStep = false
       guard let child = node[String(key)] else { break }
       node = child
       range = child.range
@@ -440,9 +444,22 @@ extension Loader {
         guard let item = child[index] else { break }
         node = item
         range = item.range
+        stepName = item["name"]?.scalarText
+        endsAtStep = true
       }
     }
-    let subject = lastKey == "steps" && problem.parameter.hasSuffix("]") ? "this step" : "'\(lastKey)'"
-    checker.error("\(subject) \(problem.message) \(context.inPreset)", at: range)
+    var subject = "'\(lastKey)'"
+    if endsAtStep {
+      subject = stepName.map { "step '\($0)'" } ?? "this step"
+    } else if let stepName, lastKey != "steps" {
+      subject += " of step '\(stepName)'"
+    }
+    var message = problem.message
+    var hint: String?
+    if let separator = message.firstRange(of: "; ") {
+      hint = String(message[separator.upperBound...])
+      message = String(message[..<separator.lowerBound])
+    }
+    checker.error("\(subject) \(message)", at: range, hint: hint)
   }
 }

@@ -194,6 +194,7 @@ struct SchemaChecker {
   }
 
   /// A name the daemon's control socket and `load NAME` can use: letters, digits, `-` and `_`.
+  /// `what` starts the message: "preset name", "plugin id".
   mutating func checkName(_ scalar: Scalar, what: String) -> Bool {
     let valid =
       !scalar.text.isEmpty
@@ -205,7 +206,7 @@ struct SchemaChecker {
       }
     if !valid {
       error(
-        "\(what) name '\(scalar.text)' is not allowed", at: scalar.range,
+        "\(what) '\(scalar.text)' is not allowed", at: scalar.range,
         hint: "use letters, digits, '-' and '_' (no spaces), as in 'emom-10'")
     }
     return valid
