@@ -74,7 +74,9 @@ extension Loader {
       } else {
         checker.error(
           "unknown \(role) type '\(kind)'", at: typeNode.range,
-          hint: SchemaChecker.suggestion(kind, among: kinds, listing: "\(role) types"))
+          hint: kinds.isEmpty
+            ? "no \(role) plugins are available"
+            : SchemaChecker.suggestion(kind, among: kinds, listing: "\(role) types"))
       }
       return nil
     }
