@@ -217,8 +217,7 @@ extension Loader {
   mutating func readBlink(_ node: ConfigNode) -> BlinkRates {
     var rates = DesignTokens.standard.blink
     guard let mapping = checker.mapping(node, what: "'tokens.blink'") else { return rates }
-    for entry in checker.checkKeys(mapping, allowed: Self.blinkKeys, context: "in 'tokens.blink'")
-    {
+    for entry in checker.checkKeys(mapping, allowed: Self.blinkKeys, context: "in 'tokens.blink'") {
       guard let span = checker.duration(entry.value, key: entry.key.text, in: Self.blinkRange)
       else { continue }
       let milliseconds = Int(span.nanoseconds / 1_000_000)

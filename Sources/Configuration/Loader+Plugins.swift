@@ -123,7 +123,9 @@ extension Loader {
           "\(name) claims \(claim.kind) '\(claim.identity)', already taken by '\(first.id)'",
           at: range,
           hint: "each \(claim.kind) can serve one plugin; pick another or remove one entry",
-          notes: [.note("'\(first.id)' claims \(claim.kind) '\(claim.identity)' here", at: first.range)])
+          notes: [
+            .note("'\(first.id)' claims \(claim.kind) '\(claim.identity)' here", at: first.range)
+          ])
       } else {
         instances.claims[identity] = (id, range)
       }

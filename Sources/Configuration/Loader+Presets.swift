@@ -18,7 +18,9 @@ enum PresetKeys {
     .emom: ["interval", "rounds", "labels", "ladder"],
     .intervals: intervals,
     .tabata: intervals,
-    .tempo: ["tempo", "reps", "sets", "set_rest", "start", "unilateral", "switch_pause", "reverse"],
+    .tempo: [
+      "tempo", "reps", "sets", "set_rest", "start", "unilateral", "switch_pause", "reverse",
+    ],
     .sequence: ["steps"],
   ]
   static let modeNames = ModeName.allCases.map(\.rawValue)
@@ -60,7 +62,8 @@ extension Loader {
     let example = "presets:\n  tabata:\n    mode: tabata"
     guard let entry else {
       checker.error(
-        "no 'presets' section: at least one preset is required", at: SourceRange(at: root.range.start),
+        "no 'presets' section: at least one preset is required",
+        at: SourceRange(at: root.range.start),
         hint: "add a workout, for example:\n\(example)")
       return []
     }
@@ -131,7 +134,8 @@ extension Loader {
     }
     let workoutMode = readMode(context, clock: clock)
     guard let workoutMode, checker.bag.errorCount == errorsBefore else { return nil }
-    let plan = WorkoutPlan(name: name, label: label, mode: workoutMode, countIn: countIn, cues: cues)
+    let plan = WorkoutPlan(
+      name: name, label: label, mode: workoutMode, countIn: countIn, cues: cues)
     for problem in plan.validationErrors() {
       report(problem, in: context)
     }
@@ -433,7 +437,8 @@ extension Loader {
       var index: Int?
       if let open = component.firstIndex(of: "["), component.last == "]" {
         key = component[..<open]
-        index = Int(component[component.index(after: open)..<component.index(before: component.endIndex)])
+        index = Int(
+          component[component.index(after: open)..<component.index(before: component.endIndex)])
       }
       lastKey = String(key)
       endsAtStep = false

@@ -42,8 +42,10 @@ struct BrokenFixtureTests {
       guard line.hasPrefix("#") else { break }
       if line.hasPrefix("#   hint: "), !result.isEmpty {
         let hint = line.dropFirst("#   hint: ".count)
-        result[result.count - 1].hint = hint.split(separator: "\\n", omittingEmptySubsequences: false)
-          .joined(separator: "\n")
+        result[result.count - 1].hint = hint.split(
+          separator: "\\n", omittingEmptySubsequences: false
+        )
+        .joined(separator: "\n")
       } else if line.hasPrefix("#   note "), !result.isEmpty {
         result[result.count - 1].notes.append(String(line.dropFirst("#   note ".count)))
       } else if line.hasPrefix("# error ") || line.hasPrefix("# warning ") {

@@ -64,7 +64,8 @@ struct MutationTests {
       if lines[index].hasPrefix(" ") && Bool.random(using: &random) {
         lines[index].removeFirst()
       } else {
-        lines[index] = String(repeating: " ", count: Int.random(in: 1...3, using: &random))
+        lines[index] =
+          String(repeating: " ", count: Int.random(in: 1...3, using: &random))
           + lines[index]
       }
     case 7:

@@ -18,7 +18,8 @@ struct PrinterTests {
     guard let reloaded = result.configuration, result.diagnostics.isEmpty else {
       let rendered = DiagnosticRenderer(file: "printed.yaml", source: printed).render(
         result.diagnostics)
-      Issue.record("printed config does not load:\n\(rendered)\n\(printed)", sourceLocation: sourceLocation)
+      Issue.record(
+        "printed config does not load:\n\(rendered)\n\(printed)", sourceLocation: sourceLocation)
       return
     }
     #expect(withoutLocations(reloaded) == withoutLocations(config), sourceLocation: sourceLocation)
@@ -32,8 +33,10 @@ struct PrinterTests {
     Self.checkRoundTrip(config)
   }
 
-  @Test("every valid fixture", arguments: try directoryEntries(
-    testSourcesDirectory() + "/Fixtures/valid", suffix: ".yaml"))
+  @Test(
+    "every valid fixture",
+    arguments: try directoryEntries(
+      testSourcesDirectory() + "/Fixtures/valid", suffix: ".yaml"))
   func fixture(_ name: String) throws {
     let text = try readFile(testSourcesDirectory() + "/Fixtures/valid/" + name)
     let config = try #require(configuration(text, file: name))
@@ -63,7 +66,9 @@ struct PrinterTests {
       " padded", "GØR KLAR", "tab\there", "quote\"s", "back\\slash", "line\nbreak", "@home",
     ]
     for text in texts {
-      let printed = "words:\n  work: " + ConfigurationPrinterProbe.quote(text) + "\npresets:\n  t:\n    mode: clock\n"
+      let printed =
+        "words:\n  work: " + ConfigurationPrinterProbe.quote(text)
+        + "\npresets:\n  t:\n    mode: clock\n"
       let result = load(printed)
       if text.allSatisfy(\.isWhitespace) {
         #expect(result.configuration == nil)

@@ -40,7 +40,10 @@ struct ShippedConfigTests {
     #expect(config.wordOverrides == [.getReady: "GET READY"])
     #expect(config.words[.work] == "WORK")
     #expect(config.controls.map(\.name) == ["start", "next", "lap"])
-    #expect(config.control(named: "start")?.actions == [.press: .engine(.toggle), .longPress: .engine(.reset)])
+    #expect(
+      config.control(named: "start")?.actions == [
+        .press: .engine(.toggle), .longPress: .engine(.reset),
+      ])
     #expect(config.inputs.map(\.id) == ["keyboard"])
     #expect(config.outputs.map(\.id) == ["terminal", "log"])
     #expect(config.outputs[0].settings.string("color") == "auto")
@@ -111,9 +114,14 @@ struct ShippedConfigTests {
         == .intervals(
           IntervalParameters(
             work: .seconds(30), rest: .seconds(30), rounds: 10, sets: 2, setRest: .minutes(2))))
-    #expect(config.preset(named: "rounds-for-time")?.plan.mode == .forTime(ForTimeParameters(cap: .minutes(25), rounds: 5)))
-    #expect(config.preset(named: "amrap-12")?.plan.mode == .amrap(AMRAPParameters(time: .minutes(12))))
-    #expect(config.preset(named: "e2mom")?.plan.mode == .emom(EMOMParameters(interval: .minutes(2), rounds: 8)))
+    #expect(
+      config.preset(named: "rounds-for-time")?.plan.mode
+        == .forTime(ForTimeParameters(cap: .minutes(25), rounds: 5)))
+    #expect(
+      config.preset(named: "amrap-12")?.plan.mode == .amrap(AMRAPParameters(time: .minutes(12))))
+    #expect(
+      config.preset(named: "e2mom")?.plan.mode
+        == .emom(EMOMParameters(interval: .minutes(2), rounds: 8)))
     #expect(config.preset(named: "clock")?.plan.mode == .clock(ClockFace()))
 
     let classPlan = try #require(config.preset(named: "class")).plan

@@ -13,7 +13,8 @@ enum TestPlugins {
   static let terminal = PluginSchema(
     kind: "terminal", direction: .output, summary: "a full-screen view in the terminal",
     settings: [
-      SettingSpec("color", .choice(["auto", "always", "never"]), default: .string("auto"), "colours")
+      SettingSpec(
+        "color", .choice(["auto", "always", "never"]), default: .string("auto"), "colours")
     ])
 
   static let log = PluginSchema(
@@ -61,15 +62,20 @@ enum TestPlugins {
   static let lamp = PluginSchema(
     kind: "test-lamp", direction: .output, summary: "an LED lamp",
     settings: [
-      SettingSpec("color", .color, default: .color(RGBColor(red: 255, green: 255, blue: 255)), "lit"),
+      SettingSpec(
+        "color", .color, default: .color(RGBColor(red: 255, green: 255, blue: 255)), "lit"),
       SettingSpec("brightness", .percentage, default: .percentage(100), "how bright"),
       SettingSpec("pins", .list(.integer(0...40)), default: .list([]), "driver pins"),
-      SettingSpec("cues", .map(.duration(TimeSpan.zero...TimeSpan.seconds(5))), default: .map([]), "flash per cue"),
       SettingSpec(
-        "serial", .section([
+        "cues", .map(.duration(TimeSpan.zero...TimeSpan.seconds(5))), default: .map([]),
+        "flash per cue"),
+      SettingSpec(
+        "serial",
+        .section([
           SettingSpec("device", .string, default: .string("/dev/ttyUSB0"), "device"),
           SettingSpec("baud", .integer(1200...115_200), default: .integer(9600), "speed"),
-        ]), default: .map([
+        ]),
+        default: .map([
           KeyedSetting(key: "device", value: .string("/dev/ttyUSB0")),
           KeyedSetting(key: "baud", value: .integer(9600)),
         ]), "the serial link"),
@@ -91,7 +97,8 @@ func load(_ text: String, file: String = "test.yaml") -> ConfigurationLoadResult
 
 /// The configuration of `text`, recording an issue with the rendered diagnostics when it fails.
 func configuration(
-  _ text: String, file: String = "test.yaml", sourceLocation: Testing.SourceLocation = #_sourceLocation
+  _ text: String, file: String = "test.yaml",
+  sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> WodclockConfiguration? {
   let result = load(text, file: file)
   if result.configuration == nil || !result.diagnostics.isEmpty {
