@@ -245,8 +245,9 @@ struct Loader {
 
   // MARK: daemon
 
-  static let daemonKeys = ["socket_group", "resume_within"]
+  static let daemonKeys = ["socket_group", "resume_within", "client_timeout"]
   static let resumeRange = TimeSpan.zero...TimeSpan.hours(24)
+  static let clientTimeoutRange = TimeSpan.milliseconds(100)...TimeSpan.hours(1)
 
   mutating func readDaemon(_ node: ConfigNode?) -> DaemonSettings {
     var settings = DaemonSettings()
@@ -257,6 +258,12 @@ struct Loader {
           checkGroupName(group, at: entry.value)
         {
           settings.socketGroup = group
+        }
+      } else if entry.key.text == "client_timeout" {
+        if let span = checker.duration(
+          entry.value, key: "client_timeout", in: Self.clientTimeoutRange)
+        {
+          settings.clientTimeout = span
         }
       } else if let span = checker.duration(
         entry.value, key: "resume_within", in: Self.resumeRange)

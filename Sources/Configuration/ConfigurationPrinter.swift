@@ -166,6 +166,7 @@ struct ConfigWriter {
       line(1, "# socket_group is not set: the socket keeps the daemon's own group")
     }
     key(1, "resume_within", Self.duration(daemon.resumeWithin))
+    key(1, "client_timeout", Self.duration(daemon.clientTimeout))
   }
 
   mutating func words(_ configuration: WodclockConfiguration) {

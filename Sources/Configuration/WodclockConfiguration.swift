@@ -90,10 +90,17 @@ public struct DaemonSettings: Sendable, Equatable {
   /// After a reboot, a running workout resumes by wall-clock time when the gap is shorter than
   /// this; otherwise it is restored paused at the time it had reached.
   public var resumeWithin: TimeSpan
+  /// A control-socket client that sends no complete request for this long is disconnected
+  /// (subscribers are exempt): a stuck script cannot hold one of the daemon's client slots.
+  public var clientTimeout: TimeSpan
   /// Creates the settings; the values are those of an absent `daemon:` section.
-  public init(socketGroup: String? = nil, resumeWithin: TimeSpan = .minutes(10)) {
+  public init(
+    socketGroup: String? = nil, resumeWithin: TimeSpan = .minutes(10),
+    clientTimeout: TimeSpan = .seconds(10)
+  ) {
     self.socketGroup = socketGroup
     self.resumeWithin = resumeWithin
+    self.clientTimeout = clientTimeout
   }
 }
 
