@@ -35,6 +35,8 @@ let package = Package(
       ]),
     .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
     .executableTarget(name: "wodclockctl", dependencies: ["WodclockDaemon"]),
+    // Hardware-in-the-loop check of the GPIO layer, run inside a gpio-sim VM (Tests/hil).
+    .executableTarget(name: "wodclock-gpio-check", dependencies: ["HardwareKit"]),
     .executableTarget(
       name: "wodclock-bench",
       dependencies: [
