@@ -13,7 +13,10 @@ struct Benchmark {
 let benchmarks: [Benchmark] = [
   Benchmark(
     name: "engine", summary: "ns per advance and per snapshot for every mode",
-    run: EngineBenchmark.run)
+    run: EngineBenchmark.run),
+  Benchmark(
+    name: "config", summary: "ms to parse and validate a config with 1,000 presets",
+    run: ConfigBenchmark.run),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {

@@ -28,8 +28,8 @@ import Testing
     let daemon = try DaemonHarness(config: testConfig.replacingFirst("rounds: 6", with: "rouds: 6"))
     let result = try wodclockd(["--check-config", daemon.configPath])
     #expect(result.status == 78)
-    #expect(result.error.contains("wodclock.yaml:8:7: error: unknown key 'rouds' in preset 'emom'"))
-    #expect(result.error.contains("      rouds: 6\n      ^~~~~\n"))
+    #expect(result.error.contains("wodclock.yaml:8:5: error: unknown key 'rouds' in preset 'emom'"))
+    #expect(result.error.contains("    rouds: 6\n    ^~~~~\n"))
     #expect(result.error.contains("hint: did you mean 'rounds'?"))
   }
 

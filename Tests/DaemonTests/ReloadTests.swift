@@ -31,7 +31,7 @@ import Testing
     pause(milliseconds: 200)
     let before = try daemon.status()["elapsed_s"]?.doubleValue ?? 0
     let extended = testConfig.replacingFirst(
-      "    amrap:\n", with: "    tabata:\n      mode: tabata\n    amrap:\n")
+      "  amrap:\n", with: "  tabata:\n    mode: tabata\n  amrap:\n")
     try daemon.writeConfig(extended)
     try daemon.signal(.hangup)
     #expect(

@@ -21,7 +21,7 @@ final class ControlServer {
   /// More simultaneous clients than this are answered `too_many_clients` and closed.
   static let maximumClients = 64
   /// A client that has not sent a full request for this long is dropped (subscribers excepted).
-  static let idleTimeout: Int64 = 10_000_000_000
+  var idleTimeout: Int64 = 10_000_000_000
   /// A subscriber whose unread output grows past this is too slow and is dropped.
   static let maximumPendingOutput = 1 << 20
 
@@ -76,13 +76,13 @@ final class ControlServer {
 
   /// The earliest instant a silent client must be dropped.
   func nextWakeUp() -> Int64? {
-    clients.values.filter { !$0.subscribed }.map { $0.lastActivity + Self.idleTimeout }.min()
+    clients.values.filter { !$0.subscribed }.map { $0.lastActivity + idleTimeout }.min()
   }
 
   /// Drops clients that have been silent too long.
   func expire(now: Int64) {
     for (token, client) in clients where !client.subscribed {
-      if now - client.lastActivity >= Self.idleTimeout {
+      if now - client.lastActivity >= idleTimeout {
         logger.debug("control client timed out", [("client", String(token - tokenBase))])
         drop(token)
       }

@@ -123,6 +123,7 @@ public final class Daemon {
         path: socketPath, mode: 0o660, group: configuration.daemon.socketGroup)
       server = try ControlServer(
         listener: listener, poller: poller, tokenBase: Self.serverTokenBase, logger: logger)
+      server?.idleTimeout = configuration.daemon.clientTimeout.nanoseconds
       logger.info("control socket ready", [("path", socketPath)])
     } catch {
       throw DaemonFailure(exitCode: 69, message: "cannot open the control socket: \(error)")
@@ -135,8 +136,9 @@ public final class Daemon {
   public func run() -> Int32 {
     startPlugins()
     let now = MonotonicClock.now()
+    lastStatusText = statusText(at: now)
+    notifier.ready(status: lastStatusText)
     publish(cues: [], at: now)
-    notifier.ready(status: statusText(at: now))
     logger.info(
       "ready",
       [("preset", host.preset.name), ("speed", String(timeBase.speed)), ("config", configPath)])
@@ -349,6 +351,7 @@ public final class Daemon {
       configuration = next
       host.replaceConfiguration(next, at: timeBase.engineInstant(atMonotonic: now))
       restartChangedPlugins(from: previous, to: next)
+      server?.idleTimeout = next.daemon.clientTimeout.nanoseconds
       statusNote = nil
       logger.info("reloaded", [("presets", String(next.presets.count))])
       notifier.ready(status: statusText(at: now))
