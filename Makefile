@@ -6,7 +6,7 @@ PREFIX        ?= /usr/local
 DESTDIR       ?=
 CONFIGURATION ?= release
 SWIFT_FLAGS   ?=
-DEB_PACKAGES  := python3 python3-yaml systemd
+DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev
 STRICT        := -Xswiftc -warnings-as-errors
 
 BINDIR     := $(DESTDIR)$(PREFIX)/bin
@@ -16,7 +16,7 @@ UNITDIR    := $(DESTDIR)/etc/systemd/system
 UDEVDIR    := $(DESTDIR)/etc/udev/rules.d
 BUILT      := .build/$(CONFIGURATION)
 
-.PHONY: all deps build release demo test lint format bench clean install uninstall
+.PHONY: all deps build release demo test hil lint format bench clean install uninstall
 
 all: build
 
@@ -45,6 +45,11 @@ test: deps
 	$(SWIFT) test --skip-build --parallel
 	$(MAKE) lint
 	Tests/scripts/run-all.sh
+
+# Hardware-in-the-loop: the GPIO layer against gpio-sim in a QEMU VM, for libgpiod v1 and v2.
+# Installs what the VM needs (qemu, a Debian kernel and its sources) on first use; no KVM needed.
+hil: deps
+	SWIFT=$(SWIFT) Tests/hil/run.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

@@ -20,7 +20,12 @@ let package = Package(
 
     // The one layer that talks to the operating system.
     .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
-    .target(name: "HardwareKit", dependencies: ["CLinux"]),
+    // libgpiod through pkg-config: 1.6.x (API v1, Debian 12) or 2.x (API v2); CGPIOShim hides
+    // which one from Swift and is imported by HardwareKit only.
+    .systemLibrary(
+      name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+    .target(name: "CGPIOShim", dependencies: ["CGPIOD"]),
+    .target(name: "HardwareKit", dependencies: ["CLinux", "CGPIOShim"]),
 
     // Composition: plugins, loop, control socket, CLI.
     .target(
@@ -30,6 +35,8 @@ let package = Package(
       ]),
     .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
     .executableTarget(name: "wodclockctl", dependencies: ["WodclockDaemon"]),
+    // Hardware-in-the-loop check of the GPIO layer, run inside a gpio-sim VM (Tests/hil).
+    .executableTarget(name: "wodclock-gpio-check", dependencies: ["HardwareKit"]),
     .executableTarget(
       name: "wodclock-bench",
       dependencies: [
@@ -53,7 +60,8 @@ let package = Package(
   ]
 )
 
-for target in package.targets where target.type != .system && target.name != "CLinux" {
+for target in package.targets
+where target.type != .system && !["CLinux", "CGPIOShim"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -1,0 +1,552 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# gpio-sim-vm.sh — run a command inside a throw-away QEMU VM whose (Debian) kernel
+# has a real GPIO simulator (gpio-sim, configfs based) loaded and one simulated
+# chip already created, so that real libgpiod code can be integration-tested
+# against the real kernel GPIO character-device ABI.
+#
+# Why a VM: the build and CI machines run a kernel without GPIOLIB and configfs
+# (gpio-testing.md §1), so /dev/gpiochipN cannot exist there. Debian's stock kernel has GPIOLIB and
+# GPIO_CDEV(_V1) built in and configfs as a module, but NOT gpio-sim /
+# gpio-mockup; this script therefore builds gpio-sim.ko, gpio-mockup.ko and
+# irq_sim.ko (CONFIG_IRQ_SIM, which they need and Debian lacks) out of tree from
+# the matching linux-source package against the matching linux-headers package.
+#
+# USAGE
+#   gpio-sim-vm.sh [options] [--] COMMAND [ARG...]
+#   gpio-sim-vm.sh --self-test       # built-in gpiodetect/gpioget/gpioset/gpiomon test
+#   gpio-sim-vm.sh --prepare         # only install packages + build the cached kernel bits
+#
+#   COMMAND runs inside the VM under busybox sh (as `sh -c`, so one quoted
+#   string with pipes/&& works too), stdin </dev/null, as root, in --workdir.
+#   The exit status of gpio-sim-vm.sh is COMMAND's exit status.
+#
+# OPTIONS
+#   -f, --file SRC[:DEST]   put a file or directory into the VM at DEST
+#                           (default: SRC's resolved absolute path). Every ELF
+#                           file included also brings its shared libraries
+#                           (found with ldd, copied to the same paths).
+#                           Repeatable.
+#   -b, --bin SRC           same as --file SRC:/usr/local/bin/<basename> (on PATH)
+#   -e, --env NAME=VALUE    export a variable to COMMAND. Repeatable.
+#   -C, --workdir DIR       directory COMMAND starts in (default /)
+#   --banks N[,N...]        lines per simulated bank (default "8": one chip of
+#                           8 lines). Each bank becomes one /dev/gpiochipX.
+#   --line-name B:O=NAME    give line O of bank B a name (gpioinfo/gpiofind).
+#                           Repeatable.
+#   --mockup RANGES         also load gpio-mockup with gpio_mockup_ranges=RANGES
+#                           (e.g. "-1,8"); its lines are driven by writing 0/1 to
+#                           /sys/kernel/debug/gpio-mockup/<gpiochipN>/<offset>.
+#                           Loaded first, so it takes the lowest gpiochip number.
+#   -t, --timeout SEC       hard wall-clock limit for the whole VM run (default 300)
+#   --boot-timeout SEC      give up if the VM's /init has not started by then
+#                           (default 120)
+#   --accel auto|kvm|tcg    accelerator (default auto: kvm only when the CPU shows
+#                           vmx/svm, /dev/kvm is usable and it is not kvm_pvm —
+#                           PVM cannot boot a stock kernel; otherwise tcg)
+#   -m, --mem MB            guest RAM (default 512; the initramfs lives in RAM,
+#                           so raise it when you include big files)
+#   --smp N                 guest CPUs (default 2)
+#   --append ARGS           extra kernel command-line arguments
+#   --log FILE              also write the raw console log to FILE
+#   -q, --quiet             do not stream the console; print it only on failure
+#   --keep                  keep the scratch directory (path is printed)
+#   --self-test             run the built-in libgpiod tool test (PASS/FAIL lines)
+#   --prepare               set up the cache and exit 0 (no VM is booted)
+#   -h, --help              this text
+#
+# INSIDE THE VM (for COMMAND)
+#   $GPIO_SIM_CHIP          chip name of bank 0, e.g. gpiochip0 (/dev/$GPIO_SIM_CHIP)
+#   $GPIO_SIM_SYSFS         /sys/devices/platform/gpio-sim.0/gpiochip0 (bank 0)
+#   $GPIO_SIM_LABEL         label of bank 0's chip: gpio-sim-bank0
+#   $GPIO_SIM_CHIP<B>, $GPIO_SIM_SYSFS<B>, $GPIO_SIM_LABEL<B>  the same for bank B;
+#                           $GPIO_SIM_BANKS = count
+#   $GPIO_SIM_VM=1
+#   sim-pull [-b B] OFFSET up|down   drive an INPUT line from "outside" (writes
+#                                    pull-up/pull-down to .../sim_gpioOFFSET/pull)
+#   sim-value [-b B] OFFSET          print what the outside world sees on a line
+#                                    (0/1; for an OUTPUT line: what the program set)
+#   Tools: busybox applets, gpiodetect gpioinfo gpioget gpioset gpiomon gpiofind
+#   (libgpiod v1, Debian's 1.6.3) and libgpiod.so.2.
+#   Note: gpio-sim reverts a line to its pull when it is released, so read an
+#   output back while it is still requested (e.g. `gpioset --mode=signal ... &`).
+#   Note: busybox sh runs its own applet in preference to a same-named file on
+#   PATH (xz, tar, sed, ...): call such included binaries by absolute path.
+#
+# EXIT STATUS
+#   COMMAND's status (0-255); 124 = timed out (no result marker seen);
+#   125 = the VM failed to boot/run or this script failed.
+#
+# TIMING (a 2-vCPU cloud VM without nested virtualization, TCG): the first run
+#   takes ~35 s more to build the cache; then ~5 s per run for a trivial command.
+#   KVM is used only where it can boot a stock kernel (see the accelerator section).
+#
+# EXAMPLES
+#   Tests/hil/gpio-sim-vm.sh --self-test
+#   Tests/hil/gpio-sim-vm.sh -b .build/debug/wodclock-gpio-check \
+#     --line-name 0:3=wodclock-button -- 'wodclock-gpio-check'
+#   (Tests/hil/run.sh builds the check for libgpiod v1 and v2 and runs it this way.)
+#
+# ENVIRONMENT
+#   GPIO_SIM_VM_CACHE   cache dir (default <repo>/.build/gpio-sim-vm-cache):
+#                       kernel and modules, built per kernel ABI; safe to delete.
+#   GPIO_SIM_VM_KABI    pin the Debian kernel ABI (e.g. 6.1.0-57); default: the
+#                       newest one already in the cache, else whatever
+#                       linux-image-amd64 depends on in apt's lists.
+#
+# Networking: the VM has no network device at all (-nic none); nothing leaves it.
+# All scratch data lives under /tmp (removed on exit, also on SIGINT/SIGTERM).
+# Needs root (apt-get, mknod). The console goes to a file (qemu -serial file:)
+# that is streamed with tail, so qemu never touches the caller's terminal.
+
+set -euo pipefail
+
+PROG=gpio-sim-vm.sh
+REPO_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CACHE_ROOT=${GPIO_SIM_VM_CACHE:-$REPO_ROOT/.build/gpio-sim-vm-cache}
+MARK_EXIT=GPIO_SIM_VM_EXIT       # "GPIO_SIM_VM_EXIT=<rc>" printed by /init
+MARK_BOOT=GPIO_SIM_VM_INIT_STARTED
+
+log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() { log "error: $*"; exit 125; }
+usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; }
+
+# ---------------------------------------------------------------- arguments --
+FILES=() ENVS=() LINE_NAMES=()
+WORKDIR=/ BANKS=8 MOCKUP="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
+SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0
+while [ $# -gt 0 ]; do
+  case "$1" in   # options that take a value must have one
+    -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log)
+      [ $# -ge 2 ] || die "$1 needs a value" ;;
+  esac
+  case "$1" in
+    -f|--file) FILES+=("$2"); shift 2 ;;
+    -b|--bin) FILES+=("$2:/usr/local/bin/$(basename "$2")"); shift 2 ;;
+    -e|--env) [[ "$2" == *=* ]] || die "--env needs NAME=VALUE"; ENVS+=("$2"); shift 2 ;;
+    -C|--workdir) WORKDIR=$2; shift 2 ;;
+    --banks) BANKS=$2; shift 2 ;;
+    --line-name) LINE_NAMES+=("$2"); shift 2 ;;
+    --mockup) MOCKUP=$2; shift 2 ;;
+    -t|--timeout) TIMEOUT=$2; shift 2 ;;
+    --boot-timeout) BOOT_TIMEOUT=$2; shift 2 ;;
+    --accel) ACCEL=$2; shift 2 ;;
+    -m|--mem) MEM=$2; shift 2 ;;
+    --smp) SMP=$2; shift 2 ;;
+    --append) APPEND=$2; shift 2 ;;
+    --log) LOGFILE=$2; shift 2 ;;
+    -q|--quiet) QUIET=1; shift ;;
+    --keep) KEEP=1; shift ;;
+    --self-test) SELFTEST=1; shift ;;
+    --prepare) PREPARE=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; break ;;
+    -*) die "unknown option $1 (see --help)" ;;
+    *) break ;;
+  esac
+done
+CMD_ARGS=("$@")
+if [ "$PREPARE" = 0 ] && [ "$SELFTEST" = 0 ] && [ ${#CMD_ARGS[@]} -eq 0 ]; then
+  usage >&2; die "no COMMAND given (or use --self-test / --prepare)"
+fi
+[[ "$BANKS" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--banks must look like 8 or 8,4"
+[[ "$ACCEL" =~ ^(auto|kvm|tcg)$ ]] || die "--accel must be auto, kvm or tcg"
+[ "$(id -u)" = 0 ] || die "must run as root"
+
+# --------------------------------------------------------- host packages ----
+# apt-get only when something is missing, so repeated runs are offline/no-op.
+APT_UPDATED=0
+apt_install() {  # apt_install PKG... (installs only the missing ones)
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "apt-get install ${missing[*]}"
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/$PROG-apt.log 2>&1; then
+    [ "$APT_UPDATED" = 1 ] && { tail -20 /tmp/$PROG-apt.log >&2; die "apt-get install failed"; }
+    apt-get update >/tmp/$PROG-apt.log 2>&1 || die "apt-get update failed"; APT_UPDATED=1
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/$PROG-apt.log 2>&1 \
+      || { tail -20 /tmp/$PROG-apt.log >&2; die "apt-get install ${missing[*]} failed"; }
+  fi
+}
+# qemu, a static busybox for the guest userland, libgpiod v1 tools+lib, cpio,
+# and libc-bin's ldconfig to give the guest an ld.so.cache.
+apt_install qemu-system-x86 busybox-static gpiod libgpiod2 cpio libc-bin xz-utils binutils
+
+# ------------------------------------------------- kernel + gpio-sim cache ---
+# Resolve which Debian kernel to use: linux-image-amd64 -> linux-image-<ABI>-amd64.
+# A kernel already in the cache is reused (no apt call, ~1.5 s saved); delete
+# the cache or set GPIO_SIM_VM_KABI to move to a newer Debian kernel.
+resolve_kabi() {
+  if [ -n "${GPIO_SIM_VM_KABI:-}" ]; then echo "$GPIO_SIM_VM_KABI"; return; fi
+  local dep
+  dep=$(ls -d "$CACHE_ROOT"/*-amd64/modules/gpio-sim.ko 2>/dev/null | sed 's|.*/\([^/]*\)-amd64/modules/gpio-sim.ko$|\1|' | sort -V | tail -1)
+  if [ -n "$dep" ]; then echo "$dep"; return; fi
+  dep=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: linux-image-\(.*\)-amd64$/\1/p' | head -1)
+  if [ -z "$dep" ]; then
+    apt-get update >/tmp/$PROG-apt.log 2>&1 || die "apt-get update failed"; APT_UPDATED=1
+    dep=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: linux-image-\(.*\)-amd64$/\1/p' | head -1)
+  fi
+  [ -n "$dep" ] || die "cannot resolve the Debian kernel ABI from linux-image-amd64"
+  echo "$dep"
+}
+KABI=$(resolve_kabi)                       # e.g. 6.1.0-57
+KREL="$KABI-amd64"                          # uname -r in the guest
+KMAJ=$(echo "$KABI" | cut -d. -f1,2)        # e.g. 6.1 (linux-source-6.1)
+CACHE="$CACHE_ROOT/$KREL"
+mkdir -p "$CACHE_ROOT"
+
+# Debian's bzImage is xz-compressed (CONFIG_KERNEL_XZ). Unpacking it once on
+# the host lets qemu boot the ELF vmlinux through its PVH entry (CONFIG_PVH=y).
+# xz exits 1 ("Compressed data is corrupt") only because of the bytes that
+# follow the xz stream in the bzImage; the output is complete (checked: equal
+# to Python lzma's), so success is judged on the result instead.
+extract_vmlinux() {  # extract_vmlinux BZIMAGE OUT
+  local off
+  off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$1" | head -1 | cut -d: -f1)
+  [ -n "$off" ] || { log "no xz stream in $1; using bzImage"; return 1; }
+  tail -c +$((off + 1)) "$1" | xz -dc >"$2.part" 2>/dev/null || true
+  if [ "$(head -c 4 "$2.part" | od -An -c | tr -d ' \n')" = '177ELF' ] \
+     && readelf -n "$2.part" 2>/dev/null | grep -qE 'PHYS32_ENTRY|\(0x00000012\)'; then
+    mv "$2.part" "$2"
+  else
+    rm -f "$2.part"; log "vmlinux extraction failed or no PVH note; using bzImage"; return 1
+  fi
+}
+
+build_kernel_cache() {
+  local scratch src hdr v_img v_src
+  log "building kernel cache for $KREL in $CACHE (one-time; ~1-2 min)"
+  # Headers (and with them gcc-12 + kbuild) to compile the out-of-tree modules.
+  apt_install build-essential make "linux-headers-$KREL"
+  hdr="/usr/src/linux-headers-$KREL"
+  [ -f "$hdr/Module.symvers" ] || die "$hdr/Module.symvers missing"
+  scratch=$(mktemp -d "/tmp/$PROG-kbuild.XXXXXX")
+  # shellcheck disable=SC2064
+  trap "rm -rf '$scratch'" EXIT   # runs in the flock subshell below
+  ( cd "$scratch" && apt-get download "linux-image-$KREL" "linux-source-$KMAJ" >apt-download.log 2>&1 ) \
+    || { cat "$scratch/apt-download.log" >&2; die "apt-get download failed"; }
+  v_img=$(dpkg-deb -f "$scratch"/linux-image-"$KREL"_*.deb Version)
+  v_src=$(dpkg-deb -f "$scratch"/linux-source-"$KMAJ"_*.deb Version)
+  [ "$v_img" = "$v_src" ] || log "warning: linux-image $v_img vs linux-source $v_src differ"
+  dpkg -x "$scratch"/linux-image-"$KREL"_*.deb "$scratch/img"
+  # Only four files are needed from the ~140 MB source tarball.
+  src="linux-source-$KMAJ"
+  dpkg-deb --fsys-tarfile "$scratch"/linux-source-"$KMAJ"_*.deb \
+    | tar -xO "./usr/src/$src.tar.xz" \
+    | tar -xJ -C "$scratch" "$src/drivers/gpio/gpio-sim.c" "$src/drivers/gpio/gpio-mockup.c" \
+        "$src/drivers/gpio/gpiolib.h" "$src/kernel/irq/irq_sim.c"
+  mkdir -p "$scratch/kmod"
+  cp "$scratch/$src/drivers/gpio/"{gpio-sim.c,gpio-mockup.c,gpiolib.h} "$scratch/$src/kernel/irq/irq_sim.c" "$scratch/kmod/"
+  # irq_sim.c is normally built-in (bool IRQ_SIM). As a module it may not use
+  # the unexported irq_to_desc(); generic_handle_domain_irq() (exported) does
+  # the same lookup + handle_simple_irq() dispatch. It also needs a license tag.
+  sed -i 's/^\(\s*\)handle_simple_irq(irq_to_desc(irqnum));/\1(void)irqnum; generic_handle_domain_irq(work_ctx->domain, offset);/' "$scratch/kmod/irq_sim.c"
+  grep -q 'generic_handle_domain_irq(work_ctx->domain, offset)' "$scratch/kmod/irq_sim.c" \
+    || grep -q 'generic_handle_domain_irq' "$scratch/kmod/irq_sim.c" \
+    || die "could not patch irq_sim.c for out-of-tree build (source changed?)"
+  printf '\nMODULE_LICENSE("GPL");\nMODULE_DESCRIPTION("kernel/irq/irq_sim.c built as a module");\n' >>"$scratch/kmod/irq_sim.c"
+  echo 'obj-m := irq_sim.o gpio-sim.o gpio-mockup.o' >"$scratch/kmod/Kbuild"
+  make -C "$hdr" M="$scratch/kmod" modules >"$scratch/kmod/build.log" 2>&1 \
+    || { tail -30 "$scratch/kmod/build.log" >&2; die "module build failed"; }
+  rm -rf "$CACHE.tmp"; mkdir -p "$CACHE.tmp/modules"
+  cp "$scratch/img/boot/vmlinuz-$KREL" "$CACHE.tmp/vmlinuz"
+  cp "$scratch/img/boot/config-$KREL" "$CACHE.tmp/config"
+  cp "$scratch/img/lib/modules/$KREL/kernel/fs/configfs/configfs.ko" "$CACHE.tmp/modules/"
+  cp "$scratch/kmod/"{irq_sim.ko,gpio-sim.ko,gpio-mockup.ko} "$CACHE.tmp/modules/"
+  strip --strip-debug "$CACHE.tmp/modules/"*.ko
+  # Load order (= modules.dep): configfs, irq_sim -> gpio-sim; irq_sim -> gpio-mockup
+  extract_vmlinux "$CACHE.tmp/vmlinuz" "$CACHE.tmp/vmlinux" || true
+  echo "$v_img" >"$CACHE.tmp/version"
+  rm -rf "$CACHE"; mv "$CACHE.tmp" "$CACHE"
+  log "kernel cache ready: $(ls "$CACHE/modules" | tr '\n' ' ')"
+}
+(
+  flock 9   # parallel runs share one cache; only one builds it
+  [ -f "$CACHE/vmlinuz" ] && [ -f "$CACHE/modules/gpio-sim.ko" ] || build_kernel_cache
+) 9>"$CACHE_ROOT/.lock-$KREL"
+[ -f "$CACHE/modules/gpio-sim.ko" ] || die "kernel cache incomplete: $CACHE"
+if [ ! -e "$CACHE/vmlinux" ] && [ ! -e "$CACHE/.no-vmlinux" ]; then   # caches from older versions
+  ( flock 9; [ -e "$CACHE/vmlinux" ] || extract_vmlinux "$CACHE/vmlinuz" "$CACHE/vmlinux" || touch "$CACHE/.no-vmlinux" ) 9>"$CACHE_ROOT/.lock-$KREL"
+fi
+
+if [ "$PREPARE" = 1 ]; then log "prepared: $CACHE"; exit 0; fi
+
+# ------------------------------------------------------------ scratch dir ---
+WORK=$(mktemp -d "/tmp/$PROG.XXXXXX")
+QPID_FILE="$WORK/qemu.pid"
+cleanup() {
+  local pid
+  if [ -f "$QPID_FILE" ]; then
+    pid=$(cat "$QPID_FILE" 2>/dev/null || true)
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  fi
+  [ -n "${TAIL_PID:-}" ] && kill "$TAIL_PID" 2>/dev/null || true
+  if [ "$KEEP" = 1 ]; then log "kept scratch dir $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+ROOT="$WORK/root"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,lib/x86_64-linux-gnu,lib64,etc,proc,sys,dev,tmp,run,root,lib/modules/gpio-sim-vm,gpio-sim-vm}
+
+# ----------------------------------------------------- initramfs contents ---
+is_elf() { [ -f "$1" ] && [ "$(head -c 4 "$1" | od -An -c | tr -d ' \n')" = '177ELF' ]; }
+LIBDIRS=()
+add_libs() {  # copy shared libraries an ELF file needs, at the paths ldd reports
+  local f=$1 lib
+  while read -r lib; do
+    [ -n "$lib" ] || continue
+    if [ ! -e "$ROOT$lib" ]; then
+      mkdir -p "$ROOT$(dirname "$lib")"
+      cp -L "$lib" "$ROOT$lib"
+      LIBDIRS+=("$(dirname "$lib")")
+    fi
+  done < <(ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^[[:space:]]*\/[^ ]+ \(0x/{print $1}')
+}
+add_path() {  # add_path SRC DEST  (file or directory)
+  local src=$1 dest=$2 f
+  [ -e "$src" ] || die "no such file: $src"
+  mkdir -p "$ROOT$(dirname "$dest")"
+  if [ -d "$src" ]; then
+    mkdir -p "$ROOT$dest"; cp -a "$src/." "$ROOT$dest/"
+    while IFS= read -r -d '' f; do is_elf "$f" && add_libs "$f"; done < <(find "$src" -type f -print0)
+  else
+    cp -L --preserve=mode "$src" "$ROOT$dest"
+    is_elf "$src" && add_libs "$src"
+  fi
+  return 0
+}
+
+# busybox (static) provides sh, mount, insmod, poweroff, ...: /init runs
+# `busybox --install -s` (fast in the guest, and it never replaces files that
+# are already there); only /bin/sh must exist up front for /init's #! line.
+cp /bin/busybox "$ROOT/bin/busybox"
+ln -s busybox "$ROOT/bin/sh"
+# libgpiod v1 command-line tools + their libraries.
+for t in gpiodetect gpioinfo gpioget gpioset gpiomon gpiofind; do
+  add_path "/usr/bin/$t" "/usr/bin/$t"
+done
+cp "$CACHE/modules/"*.ko "$ROOT/lib/modules/gpio-sim-vm/"
+# /dev/console must exist before /init runs, or init gets no stdio.
+mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
+mknod -m 666 "$ROOT/dev/null" c 1 3 2>/dev/null || true
+
+# User files.
+for spec in "${FILES[@]}"; do
+  src=${spec%%:*}; dest=${spec#*:}
+  [ "$spec" = "$src" ] && dest=$(readlink -f "$src")
+  case "$dest" in /*) ;; *) die "--file DEST must be absolute: $spec" ;; esac
+  add_path "$src" "$dest"
+done
+
+# ld.so.cache so copied libraries resolve from any of the dirs they landed in.
+printf '%s\n' /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /usr/local/lib "${LIBDIRS[@]+"${LIBDIRS[@]}"}" | sort -u >"$ROOT/etc/ld.so.conf"
+ldconfig -r "$ROOT" 2>/dev/null || log "warning: ldconfig -r failed (libraries still found via ldd paths/RUNPATH)"
+
+# Helpers for tests: drive an input from outside, read what the outside sees.
+cat >"$ROOT/usr/bin/sim-pull" <<'EOF'
+#!/bin/sh
+# sim-pull [-b BANK] OFFSET up|down|pull-up|pull-down|1|0
+b=0; [ "$1" = -b ] && { b=$2; shift 2; }
+eval d=\$GPIO_SIM_SYSFS$b
+case "$2" in up|pull-up|1) v=pull-up ;; down|pull-down|0) v=pull-down ;; *) echo "usage: sim-pull [-b B] OFFSET up|down" >&2; exit 2 ;; esac
+echo $v > "$d/sim_gpio$1/pull"
+EOF
+cat >"$ROOT/usr/bin/sim-value" <<'EOF'
+#!/bin/sh
+# sim-value [-b BANK] OFFSET   -> prints 0 or 1
+b=0; [ "$1" = -b ] && { b=$2; shift 2; }
+eval d=\$GPIO_SIM_SYSFS$b
+cat "$d/sim_gpio$1/value"
+EOF
+chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value"
+
+# Configuration read by /init.
+{
+  echo "BANKS='$BANKS'"
+  echo "MOCKUP='$MOCKUP'"
+  echo "WORKDIR='$WORKDIR'"
+} >"$ROOT/gpio-sim-vm/config"
+# --line-name specs, one "B:O=NAME" per line.
+printf '%s\n' "${LINE_NAMES[@]+"${LINE_NAMES[@]}"}" | sed '/^$/d' >"$ROOT/gpio-sim-vm/line-names"
+sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }  # POSIX single-quote
+{
+  for kv in "${ENVS[@]+"${ENVS[@]}"}"; do echo "export ${kv%%=*}=$(sq "${kv#*=}")"; done
+} >"$ROOT/gpio-sim-vm/env"
+# The command: one arg = a shell string; several args = an argv, quoted.
+if [ "$SELFTEST" = 1 ]; then
+  echo '/gpio-sim-vm/selftest' >"$ROOT/gpio-sim-vm/cmd"
+elif [ ${#CMD_ARGS[@]} -eq 1 ]; then
+  printf '%s\n' "${CMD_ARGS[0]}" >"$ROOT/gpio-sim-vm/cmd"
+else
+  for a in "${CMD_ARGS[@]}"; do printf '%s ' "$(sq "$a")"; done >"$ROOT/gpio-sim-vm/cmd"; echo >>"$ROOT/gpio-sim-vm/cmd"
+fi
+
+# Built-in self test: exercises each libgpiod v1 tool against gpio-sim.
+cat >"$ROOT/gpio-sim-vm/selftest" <<'EOF'
+#!/bin/sh
+fail=0; pass=0
+ok() { echo "PASS: $*"; pass=$((pass+1)); }
+ko() { echo "FAIL: $*"; fail=$((fail+1)); }
+C=$GPIO_SIM_CHIP; S=$GPIO_SIM_SYSFS
+echo "chip=$C sysfs=$S"
+gpiodetect | tee /tmp/det; grep -q "^$C \[gpio-sim" /tmp/det && ok "gpiodetect lists $C" || ko "gpiodetect"
+gpioinfo "$C" | head -4
+# input: the "outside world" drives line 1 through its simulated pull
+sim-pull 1 up;   v=$(gpioget "$C" 1); [ "$v" = 1 ] && ok "pull-up   -> gpioget=1" || ko "pull-up -> gpioget=$v"
+sim-pull 1 down; v=$(gpioget "$C" 1); [ "$v" = 0 ] && ok "pull-down -> gpioget=0" || ko "pull-down -> gpioget=$v"
+# output: program drives line 3; read it back from the simulator's sysfs while held
+gpioset --mode=signal "$C" 3=1 & p=$!; sleep 0.5
+v=$(sim-value 3); [ "$v" = 1 ] && ok "gpioset 3=1 -> sysfs value=1" || ko "gpioset 3=1 -> sysfs value=$v"
+kill $p; wait $p 2>/dev/null
+gpioset --mode=signal "$C" 3=0 & p=$!; sleep 0.5
+v=$(sim-value 3); [ "$v" = 0 ] && ok "gpioset 3=0 -> sysfs value=0" || ko "gpioset 3=0 -> sysfs value=$v"
+kill $p; wait $p 2>/dev/null
+# edge: gpiomon sees a rising edge caused by the simulated pull (irq_sim path)
+sim-pull 2 down
+gpiomon --num-events=1 --rising-edge "$C" 2 >/tmp/mon 2>&1 & p=$!; sleep 0.5
+sim-pull 2 up
+i=0; while kill -0 $p 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+kill $p 2>/dev/null; cat /tmp/mon
+grep -q 'RISING EDGE offset: 2' /tmp/mon && ok "gpiomon saw rising edge on line 2" || ko "gpiomon"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
+EOF
+chmod +x "$ROOT/gpio-sim-vm/selftest"
+
+# /init: PID 1 inside the VM.
+cat >"$ROOT/init" <<'EOF'
+#!/bin/sh
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root
+/bin/busybox mount -t proc proc /proc
+/bin/busybox --install -s
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+exec </dev/null >/dev/console 2>&1
+mount -t sysfs sysfs /sys
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+echo; echo GPIO_SIM_VM_INIT_STARTED
+finish() { echo; echo "GPIO_SIM_VM_EXIT=$1"; sync; poweroff -f; sleep 5; exit "$1"; }
+. /gpio-sim-vm/config
+M=/lib/modules/gpio-sim-vm
+insmod $M/configfs.ko || finish 125
+mount -t configfs configfs /sys/kernel/config || finish 125
+insmod $M/irq_sim.ko || finish 125
+insmod $M/gpio-sim.ko || finish 125
+if [ -n "$MOCKUP" ]; then insmod $M/gpio-mockup.ko gpio_mockup_ranges="$MOCKUP" || finish 125; fi
+# One gpio-sim device with one bank per --banks entry.
+D=/sys/kernel/config/gpio-sim/gpio-sim-vm
+mkdir $D || finish 125
+b=0
+for n in $(echo "$BANKS" | tr , ' '); do
+  mkdir $D/bank$b && echo $n > $D/bank$b/num_lines && echo "gpio-sim-bank$b" > $D/bank$b/label || finish 125
+  b=$((b+1))
+done
+while IFS= read -r spec; do   # B:O=NAME
+  bo=${spec%%=*}; name=${spec#*=}; bb=${bo%%:*}; oo=${bo#*:}
+  mkdir -p $D/bank$bb/line$oo && echo "$name" > $D/bank$bb/line$oo/name || finish 125
+done < /gpio-sim-vm/line-names
+echo 1 > $D/live || { echo "gpio-sim: could not set live"; finish 125; }
+dev=$(cat $D/dev_name)
+export GPIO_SIM_VM=1 GPIO_SIM_BANKS=$b GPIO_SIM_DEV=$dev
+i=0
+while [ $i -lt $b ]; do
+  c=$(cat $D/bank$i/chip_name)
+  export GPIO_SIM_CHIP$i=$c GPIO_SIM_SYSFS$i=/sys/devices/platform/$dev/$c GPIO_SIM_LABEL$i=gpio-sim-bank$i
+  [ -c /dev/$c ] || { echo "missing /dev/$c"; finish 125; }
+  i=$((i+1))
+done
+export GPIO_SIM_CHIP=$GPIO_SIM_CHIP0 GPIO_SIM_SYSFS=$GPIO_SIM_SYSFS0 GPIO_SIM_LABEL=$GPIO_SIM_LABEL0
+. /gpio-sim-vm/env
+cd "$WORKDIR" || finish 125
+sh /gpio-sim-vm/cmd </dev/null
+finish $?
+EOF
+chmod +x "$ROOT/init"
+
+# Uncompressed cpio: under TCG, inflating a gzip'ed initramfs is slow emulated
+# work, while qemu loads the raw file at host speed.
+( cd "$ROOT" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet ) >"$WORK/initrd.cpio"
+
+# ------------------------------------------------------------- accelerator --
+# kvm only where hardware virtualization is visible. On hosts whose /dev/kvm is
+# kvm_pvm (PVM, e.g. Firecracker/cloud VMs without nested virt) a stock kernel
+# cannot boot: qemu -cpu host aborts with "failed to set MSR 0x10a", and with
+# the MSR masked the guest hangs in its first instructions, printing nothing.
+KVM_FALLBACK=0
+if [ "$ACCEL" = auto ]; then
+  ACCEL=tcg
+  if [ -r /dev/kvm ] && [ -w /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo && [ ! -d /sys/module/kvm_pvm ]; then
+    ACCEL=kvm; KVM_FALLBACK=1   # if kvm cannot boot, retry once under tcg
+  fi
+fi
+
+# Prefer the uncompressed vmlinux (PVH direct boot): it skips SeaBIOS' bzImage
+# path and the in-guest xz decompression, which costs ~5 s under TCG.
+KERNEL="$CACHE/vmlinuz"
+[ -s "$CACHE/vmlinux" ] && KERNEL="$CACHE/vmlinux"
+
+# ------------------------------------------------------------------- boot ---
+CONSOLE="$WORK/console.log"
+boot_vm() {  # boot_vm ACCEL BOOT_TIMEOUT -> sets RESULT QRC ELAPSED
+  local accel=$1 boot_to=$2 now el T0 T1 cpu
+  if [ "$accel" = kvm ]; then cpu=(-accel kvm -cpu host); else cpu=(-accel tcg -cpu max); fi
+  : >"$CONSOLE"; : >"$WORK/qemu.out"
+  local qemu=(qemu-system-x86_64 "${cpu[@]}" -machine pc -m "$MEM" -smp "$SMP"
+        -nodefaults -no-user-config -display none -monitor none -nic none
+        -serial "file:$CONSOLE" -no-reboot -pidfile "$QPID_FILE"
+        -kernel "$KERNEL" -initrd "$WORK/initrd.cpio"
+        -append "console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off rdinit=/init $APPEND")
+  log "booting $KREL ($accel, $(basename "$KERNEL"), ${MEM}M, smp $SMP, timeout ${TIMEOUT}s, initramfs $(du -h "$WORK/initrd.cpio" | cut -f1))"
+  T0=$(date +%s.%N)
+  "${qemu[@]}" </dev/null >"$WORK/qemu.out" 2>&1 &
+  QEMU_PID=$!
+  if [ "$QUIET" = 0 ]; then   # stream the console while it runs
+    tail -n +1 -F -s 0.1 --pid="$QEMU_PID" "$CONSOLE" 2>/dev/null | sed -u 's/\r$//' &
+    TAIL_PID=$!
+  fi
+  RESULT=""   # "", timeout, boot-timeout
+  while kill -0 "$QEMU_PID" 2>/dev/null; do
+    now=$(date +%s.%N)
+    el=$(awk -v a="$T0" -v b="$now" 'BEGIN{printf "%d", b-a}')
+    if [ "$el" -ge "$TIMEOUT" ]; then RESULT=timeout; break; fi
+    if [ "$el" -ge "$boot_to" ] && ! grep -aq "$MARK_BOOT" "$CONSOLE"; then RESULT=boot-timeout; break; fi
+    sleep 0.2
+  done
+  if [ -n "$RESULT" ]; then
+    kill "$QEMU_PID" 2>/dev/null || true; sleep 1; kill -9 "$QEMU_PID" 2>/dev/null || true
+  fi
+  QRC=0; wait "$QEMU_PID" 2>/dev/null || QRC=$?
+  T1=$(date +%s.%N)
+  if [ -n "${TAIL_PID:-}" ]; then wait "$TAIL_PID" 2>/dev/null || true; TAIL_PID=""; fi
+  rm -f "$QPID_FILE"
+  ELAPSED=$(awk -v a="$T0" -v b="$T1" 'BEGIN{printf "%.1f", b-a}')
+}
+
+if [ "$KVM_FALLBACK" = 1 ]; then
+  boot_vm kvm 30
+  if ! grep -aq "$MARK_BOOT" "$CONSOLE"; then
+    log "kvm did not boot (qemu status $QRC${RESULT:+, $RESULT}): $(head -c 300 "$WORK/qemu.out" | tr '\n' ' ')"
+    log "retrying under tcg"; ACCEL=tcg
+    boot_vm tcg "$BOOT_TIMEOUT"
+  fi
+else
+  boot_vm "$ACCEL" "$BOOT_TIMEOUT"
+fi
+[ -n "$LOGFILE" ] && tr -d '\r' <"$CONSOLE" >"$LOGFILE"
+
+RC=$(tr -d '\r' <"$CONSOLE" | sed -n "s/^$MARK_EXIT=\([0-9][0-9]*\)\$/\1/p" | tail -1)
+if [ -n "$RC" ]; then
+  [ "$QUIET" = 1 ] && [ "$RC" != 0 ] && tr -d '\r' <"$CONSOLE" >&2
+  log "VM finished in ${ELAPSED}s ($ACCEL): command exit status $RC"
+  exit "$RC"
+fi
+[ "$QUIET" = 1 ] && tr -d '\r' <"$CONSOLE" >&2
+[ -s "$WORK/qemu.out" ] && { log "qemu said:"; cat "$WORK/qemu.out" >&2; }
+case "$RESULT" in
+  timeout) log "timed out after ${TIMEOUT}s ($ACCEL) without a result"; exit 124 ;;
+  boot-timeout) log "VM did not reach /init within ${BOOT_TIMEOUT}s ($ACCEL)"; exit 124 ;;
+  *) log "VM ended after ${ELAPSED}s (qemu status $QRC, $ACCEL) without a result marker"; exit 125 ;;
+esac

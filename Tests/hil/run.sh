@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The hardware-in-the-loop suite: the GPIO layer against a real kernel GPIO chip (gpio-sim in a
+# QEMU VM, see gpio-sim-vm.sh), once built with libgpiod API v1 (Debian 12's libgpiod-dev) and
+# once with API v2 (built from source by build-libgpiod-v2.sh).
+#
+# Usage: Tests/hil/run.sh [v1] [v2]      (default: both)
+# Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
+#
+# A VM that cannot boot is a failure, never a skip: the exit status is non-zero whenever a
+# variant did not report its own success.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+SWIFT=${SWIFT:-swift}
+configuration=${HIL_CONFIGURATION:-debug}
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(v1 v2)
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# The simulated chip: 8 lines, a named button input at offset 3 and a named output at 5.
+vm_args=(--line-name 0:3=wodclock-button --line-name 0:5=wodclock-horn)
+check_args=(--button wodclock-button --button-offset 3 --output 5 --spare 6)
+
+start=$(now)
+Tests/hil/gpio-sim-vm.sh --prepare
+echo "hil: VM cache ready ($(since "$start") s)"
+
+results=()
+status=0
+for variant in "${variants[@]}"; do
+  case "$variant" in
+    v1) pc_path="" ;;
+    v2) pc_path=$(Tests/hil/build-libgpiod-v2.sh) ;;
+    *) echo "hil: unknown variant $variant (v1 or v2)" >&2; exit 2 ;;
+  esac
+  scratch=".build/hil-$variant"
+  # --static-swift-stdlib keeps the VM image small: no 80 MB of Swift runtime libraries to copy.
+  start=$(now)
+  PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
+    --product wodclock-gpio-check --static-swift-stdlib -Xswiftc -warnings-as-errors
+  binary="$scratch/$configuration/wodclock-gpio-check"
+  echo "hil: built $variant ($(since "$start") s)"
+  start=$(now)
+  rc=0
+  Tests/hil/gpio-sim-vm.sh --timeout 180 -b "$binary" "${vm_args[@]}" -- \
+    wodclock-gpio-check "${check_args[@]}" || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    results+=("PASS $variant ($(since "$start") s)")
+  else
+    results+=("FAIL $variant (exit status $rc, $(since "$start") s)")
+    status=1
+  fi
+done
+for line in "${results[@]}"; do echo "hil: $line"; done
+exit "$status"
