@@ -12,7 +12,8 @@ import WorkoutCore
 /// without touching every plugin.
 public struct OutputFrame {
   public var snapshot: WorkoutSnapshot
-  /// Cues since the previous frame given to this output; never dropped, never repeated.
+  /// Cues since the previous frame given to this output; never dropped, never repeated. Their
+  /// `instant` is on the real monotonic clock (`MonotonicClock.now()`), also under `--speed`.
   public var cues: [Cue]
   public var tokens: DesignTokens
   public var words: DisplayWords

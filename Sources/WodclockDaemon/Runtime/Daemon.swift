@@ -556,6 +556,13 @@ public final class Daemon {
       snapshot: snapshot, cues: [], tokens: configuration.tokens, words: configuration.words,
       clock: configuration.clock, civilTime: WallClock.civilTime(at: wall), monotonicNow: now,
       speed: timeBase.speed, message: message?.text)
+    // Outputs schedule sound and light from a cue's instant: give it to them on the real
+    // monotonic clock (engine instants run N times faster under --speed).
+    let cues = cues.map { cue -> Cue in
+      var real = cue
+      real.instant = MonotonicInstant(nanoseconds: timeBase.monotonic(forEngine: cue.instant))
+      return real
+    }
     for slot in outputs {
       slot.pendingCues += cues
       // An output that is down keeps its cues for when it comes back, but not forever: past
