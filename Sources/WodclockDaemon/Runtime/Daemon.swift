@@ -16,6 +16,22 @@ public final class Daemon {
     case running
     /// Failed; retried at `retryAt` (monotonic ns), the next wait being `backoff`.
     case failed(retryAt: Int64, backoff: Int64)
+
+    /// The state after a failure at `now`, and how to log it: once when a running plugin fails
+    /// and once when it first cannot start; the retries after that are quiet.
+    func afterFailure(at now: Int64) -> (SlotState, wording: String?) {
+      switch self {
+      case .running:
+        return (
+          .failed(retryAt: now + Daemon.initialBackoff, backoff: Daemon.initialBackoff * 2),
+          "failed"
+        )
+      case .failed(_, let backoff):
+        let next = SlotState.failed(
+          retryAt: now + backoff, backoff: min(backoff * 2, Daemon.maximumBackoff))
+        return (next, backoff == Daemon.initialBackoff ? "cannot start" : nil)
+      }
+    }
   }
 
   private final class OutputSlot {
@@ -428,46 +444,29 @@ public final class Daemon {
   }
 
   private func fail(_ slot: OutputSlot, _ error: any Error, at now: Int64) {
-    let backoff: Int64
-    if case .failed(_, let previous) = slot.state {
-      backoff = previous
-    } else {
-      backoff = Self.initialBackoff
-    }
-    // Logged once per failure, with the id and the reason; the retries are quiet.
-    if case .running = slot.state {
-      logger.error(
-        "output failed",
-        [
-          ("plugin", slot.instance.id), ("error", "\(error)"),
-          ("retry_in", "\(backoff / 1_000_000_000)s"),
-        ])
-    } else if backoff == Self.initialBackoff {
-      logger.error(
-        "output cannot start",
-        [("plugin", slot.instance.id), ("error", "\(error)"), ("retrying", "with backoff")])
-    }
+    let (next, wording) = slot.state.afterFailure(at: now)
+    if let wording { logFailure("output", wording, slot.instance.id, error, next) }
     slot.plugin.stop()
-    slot.state = .failed(retryAt: now + backoff, backoff: min(backoff * 2, Self.maximumBackoff))
+    slot.state = next
   }
 
   private func fail(_ slot: InputSlot, _ error: any Error, at now: Int64) {
-    let backoff: Int64
-    if case .failed(_, let previous) = slot.state {
-      backoff = previous
-    } else {
-      backoff = Self.initialBackoff
-    }
-    if case .running = slot.state {
-      logger.error("input failed", [("plugin", slot.instance.id), ("error", "\(error)")])
-    } else if backoff == Self.initialBackoff {
-      logger.error(
-        "input cannot start",
-        [("plugin", slot.instance.id), ("error", "\(error)"), ("retrying", "with backoff")])
-    }
+    let (next, wording) = slot.state.afterFailure(at: now)
+    if let wording { logFailure("input", wording, slot.instance.id, error, next) }
     unwatch(slot)
     slot.plugin.stop()
-    slot.state = .failed(retryAt: now + backoff, backoff: min(backoff * 2, Self.maximumBackoff))
+    slot.state = next
+  }
+
+  private func logFailure(
+    _ direction: String, _ wording: String, _ id: String, _ error: any Error, _ next: SlotState
+  ) {
+    var fields = [("plugin", id), ("error", "\(error)")]
+    if case .failed(let retryAt, _) = next {
+      fields.append(
+        ("retry_in", "\((retryAt - MonotonicClock.now() + 999_999_999) / 1_000_000_000)s"))
+    }
+    logger.error("\(direction) \(wording)", fields)
   }
 
   private func watch(_ slot: InputSlot) {
