@@ -5,16 +5,18 @@ import CLinux
 import Glibc
 
 /// A non-blocking Unix-domain datagram socket bound to a path (or an `@abstract` name), which
-/// receives what `SystemdNotifier` sends. The daemon itself never needs one; the tests play the
-/// service manager with it.
-struct DatagramSocket: Sendable {
-  let fileDescriptor: FileDescriptor
-  let path: String
+/// receives what `SystemdNotifier` sends. The daemon itself never needs one; the tests and the
+/// benchmark's `ready` play the service manager with it.
+public struct DatagramSocket: Sendable {
+  /// The bound descriptor (non-blocking, close-on-exec), for poll(2).
+  public let fileDescriptor: FileDescriptor
+  /// The path (or `@name`) the socket is bound to.
+  public let path: String
 
   /// Binds a new socket to `path`.
   ///
   /// The corresponding C functions are `socket` and `bind`.
-  init(boundTo path: String) throws(SystemError) {
+  public init(boundTo path: String) throws(SystemError) {
     let fd = FileDescriptor(rawValue: try check("socket", path: path) { clinux_unix_socket(1, 1) })
     do {
       try check("bind", path: path) { clinux_unix_bind(fd.rawValue, path) }
@@ -29,7 +31,7 @@ struct DatagramSocket: Sendable {
   /// Receives one datagram, or returns `nil` when none is queued.
   ///
   /// The corresponding C function is `recv`.
-  func receive() throws(SystemError) -> [UInt8]? {
+  public func receive() throws(SystemError) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 4096)
     let result = buffer.withUnsafeMutableBytes { raw in
       valueOrErrno("recv") { recv(fileDescriptor.rawValue, raw.baseAddress, raw.count, 0) }
@@ -42,7 +44,7 @@ struct DatagramSocket: Sendable {
   }
 
   /// Closes the socket and removes its file.
-  func close() {
+  public func close() {
     try? fileDescriptor.close()
     if !path.hasPrefix("@") { _ = try? FileSystem.removeFile(path) }
   }
