@@ -9,7 +9,12 @@ func writeError(_ text: String) {
 }
 
 /// Prints one figure as `NAME VALUE UNIT`.
-func report(_ name: String, _ value: Double, _ unit: String) {
-  let rounded = value >= 100 ? String(Int(value.rounded())) : String((value * 10).rounded() / 10)
+/// - Parameter decimals: digits after the point below 100; a figure whose goal is a small
+///   fraction (0.1 % of a core) needs more than the default one.
+func report(_ name: String, _ value: Double, _ unit: String, decimals: Int = 1) {
+  var scale = 1.0
+  for _ in 0..<max(decimals, 0) { scale *= 10 }
+  let rounded =
+    value >= 100 ? String(Int(value.rounded())) : String((value * scale).rounded() / scale)
   print("\(name) \(rounded) \(unit)")
 }
