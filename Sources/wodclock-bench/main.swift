@@ -22,7 +22,10 @@ struct BenchmarkOptions {
 let benchmarks: [Benchmark] = [
   Benchmark(
     name: "engine", summary: "ns per advance and per snapshot for every mode",
-    run: { _ in try EngineBenchmark.run() })
+    run: { _ in try EngineBenchmark.run() }),
+  Benchmark(
+    name: "json", summary: "ns to parse and to serialize a control message",
+    run: { _ in try JSONBenchmark.run() }),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
