@@ -24,6 +24,9 @@ let benchmarks: [Benchmark] = [
     name: "engine", summary: "ns per advance and per snapshot for every mode",
     run: { _ in try EngineBenchmark.run() }),
   Benchmark(
+    name: "resources", summary: "CPU time and peak RSS of the daemon running an AMRAP",
+    run: ResourcesBenchmark.run),
+  Benchmark(
     name: "ready", summary: "ms from exec to READY=1 on the notify socket",
     run: ReadyBenchmark.run),
   Benchmark(
