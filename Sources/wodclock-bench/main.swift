@@ -24,6 +24,10 @@ let benchmarks: [Benchmark] = [
     name: "engine", summary: "ns per advance and per snapshot for every mode",
     run: { _ in try EngineBenchmark.run() }),
   Benchmark(
+    name: "wakeup",
+    summary: "the daemon's wake-up lateness beside the timer floor, idle and loaded",
+    run: WakeupBenchmark.run),
+  Benchmark(
     name: "resources", summary: "CPU time and peak RSS of the daemon running an AMRAP",
     run: ResourcesBenchmark.run),
   Benchmark(
