@@ -44,10 +44,10 @@ final class DaemonUnderTest {
       process = child
     } catch let failure as StartFailure {
       Self.terminate(child)
-      var message = "wodclockd did not start: \(failure.reason)"
+      // The scratch directory is gone by the time this is read, so its paths are not shown.
+      var message = "\(executable) did not start: \(failure.reason)"
       let said = Self.diagnose(executable: executable, arguments: arguments)
       if !said.isEmpty { message += "\nit says:\n" + said }
-      message += "\ncommand: \(executable) \(arguments.joined(separator: " "))"
       throw BenchmarkError(message)
     } catch {
       Self.terminate(child)

@@ -42,7 +42,8 @@ func usage(_ benchmarks: [Benchmark]) -> Never {
   var text = "usage: wodclock-bench [--seconds N] <benchmark>... | all\n\nbenchmarks:\n"
   for benchmark in benchmarks { text += "  \(benchmark.name)  \(benchmark.summary)\n" }
   text += "\noptions:\n  --seconds N  measuring window of wakeup (per case) and resources "
-  text += "(default 60)\n"
+  text += "(default 60)\n\nwakeup, resources and ready start the wodclockd found next to this "
+  text += "program;\nbuild both with `swift build -c release --static-swift-stdlib`.\n"
   writeError(text)
   exit(64)
 }
