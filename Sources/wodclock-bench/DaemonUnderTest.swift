@@ -11,7 +11,6 @@ final class DaemonUnderTest {
   let socketPath: String
   /// Nanoseconds from just before the spawn to the arrival of READY=1.
   let readyAfter: Int64
-  private var client: UnixClient?
   private var stopped = false
 
   /// Writes `configuration` to `<name>.yaml` in `scratch`, starts the daemon on it and waits
@@ -55,17 +54,17 @@ final class DaemonUnderTest {
     }
   }
 
-  /// Sends one control request and returns the reply; a reply with `"ok": false` throws.
+  /// Sends one control request on a connection of its own and returns the reply; a reply with
+  /// `"ok": false` throws. A connection per request, as `wodclockctl` makes: the daemon closes
+  /// clients that stay silent for 10 s, which a measuring window would be.
   @discardableResult
   func request(_ line: String) throws -> JSONValue {
-    if client == nil {
-      client = try UnixClient.connect(path: socketPath, timeoutMilliseconds: 5_000)
+    var client = try UnixClient.connect(path: socketPath, timeoutMilliseconds: 5_000)
+    defer { try? client.close() }
+    try client.send(line + "\n", timeoutMilliseconds: 5_000)
+    guard let reply = try client.readLine(timeoutMilliseconds: 5_000) else {
+      throw BenchmarkError("wodclockd closed the control socket on \(line)")
     }
-    guard var connection = client else { throw BenchmarkError("no control connection") }
-    try connection.send(line + "\n", timeoutMilliseconds: 5_000)
-    let reply = try connection.readLine(timeoutMilliseconds: 5_000)
-    client = connection
-    guard let reply else { throw BenchmarkError("wodclockd closed the control socket on \(line)") }
     let value = try JSONValue.parse(reply)
     guard value["ok"]?.boolValue == true else {
       throw BenchmarkError("wodclockd refused \(line): \(reply)")
@@ -79,8 +78,6 @@ final class DaemonUnderTest {
   func stop() -> Subprocess.ExitStatus? {
     guard !stopped else { return nil }
     stopped = true
-    try? client?.close()
-    client = nil
     return Self.terminate(process)
   }
 
