@@ -1,13 +1,22 @@
 # wodclock: the front door. `make demo` runs the clock, `make test` runs every test.
 # Each target first installs the Debian packages it needs when they are missing.
 
-SWIFT        ?= swift
-PREFIX       ?= /usr/local
-SWIFT_FLAGS  ?=
-DEB_PACKAGES := python3 python3-yaml
-STRICT       := -Xswiftc -warnings-as-errors
+SWIFT         ?= swift
+PREFIX        ?= /usr/local
+DESTDIR       ?=
+CONFIGURATION ?= release
+SWIFT_FLAGS   ?=
+DEB_PACKAGES  := python3 python3-yaml systemd
+STRICT        := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release demo test lint format bench clean
+BINDIR     := $(DESTDIR)$(PREFIX)/bin
+DOCDIR     := $(DESTDIR)$(PREFIX)/share/doc/wodclock
+CONFDIR    := $(DESTDIR)/etc/wodclock
+UNITDIR    := $(DESTDIR)/etc/systemd/system
+UDEVDIR    := $(DESTDIR)/etc/udev/rules.d
+BUILT      := .build/$(CONFIGURATION)
+
+.PHONY: all deps build release demo test lint format bench clean install uninstall
 
 all: build
 
@@ -48,3 +57,46 @@ bench: release
 
 clean:
 	rm -rf .build
+
+# Installs the binaries, the hardened unit, udev rules for the device groups and, unless one is
+# already there, the annotated default configuration. With DESTDIR (packaging) the steps that
+# change the running system (users, systemctl) are skipped.
+install: deps
+	$(SWIFT) build -c $(CONFIGURATION) --static-swift-stdlib $(SWIFT_FLAGS)
+	install -d $(BINDIR) $(DOCDIR)/examples $(CONFDIR) $(UNITDIR)
+	install -m 0755 $(BUILT)/wodclockd $(BUILT)/wodclockctl $(BINDIR)/
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/wodclockd.service > $(UNITDIR)/wodclockd.service
+	chmod 0644 $(UNITDIR)/wodclockd.service
+	install -m 0644 README.md $(DOCDIR)/
+	install -m 0644 Config/examples/*.yaml $(DOCDIR)/examples/
+	install -m 0644 Config/wodclock.yaml $(DOCDIR)/wodclock.yaml.default
+	@if [ -e $(CONFDIR)/wodclock.yaml ]; then \
+	  echo "keeping the existing $(CONFDIR)/wodclock.yaml (the new default is in $(DOCDIR))"; \
+	else \
+	  install -m 0644 Config/wodclock.yaml $(CONFDIR)/wodclock.yaml; \
+	fi
+	install -d $(UDEVDIR)
+	install -m 0644 systemd/60-wodclock.rules $(UDEVDIR)/
+	@if [ -z "$(DESTDIR)" ]; then \
+	  getent group wodclock >/dev/null || groupadd --system wodclock; \
+	  getent passwd wodclock >/dev/null || useradd --system --gid wodclock --home-dir /var/lib/wodclock \
+	    --no-create-home --shell /usr/sbin/nologin --comment "wodclock gym clock" wodclock; \
+	  for group in gpio i2c dialout input; do getent group $$group >/dev/null || groupadd --system $$group; done; \
+	  if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload 2>/dev/null || true; fi; \
+	  echo; echo "installed. next:"; \
+	  echo "  edit /etc/wodclock/wodclock.yaml, then: wodclockd --check-config"; \
+	  echo "  systemctl enable --now wodclockd"; \
+	  echo "  wodclockctl status"; \
+	fi
+
+# Removes what `install` put in place; keeps the configuration, the state and history, and the
+# system user (they belong to the gym, not to the program).
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+	  systemctl disable --now wodclockd 2>/dev/null || true; \
+	fi
+	rm -f $(BINDIR)/wodclockd $(BINDIR)/wodclockctl $(UNITDIR)/wodclockd.service
+	rm -f $(UDEVDIR)/60-wodclock.rules
+	rm -rf $(DOCDIR)
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+	@echo "kept /etc/wodclock, /var/lib/wodclock and the wodclock user; remove them by hand if wanted"

@@ -42,7 +42,9 @@ let package = Package(
       exclude: ["Fixtures", "yaml_compose_compare.py"]),
     .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
     .testTarget(
-      name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFormat", "WorkoutCore"]),
+      name: "ConfigurationTests",
+      dependencies: ["Configuration", "ConfigFormat", "WorkoutCore", "DisplayKit"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit"]),
     .testTarget(name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore"]),
     .testTarget(

@@ -79,6 +79,14 @@ extension SubsetParser {
         reportSecondDocument(at: index)
         return root
       case .documentEnd:
+        if root == nil && !rootFailed {
+          // YAML 1.2 reads this as an empty stream, but PyYAML and others reject it; refusing
+          // it keeps every accepted file readable by every tool.
+          error(
+            "'...' ends a document that never started", line: index,
+            offset: lines[index].start, length: 3, hint: "remove this line")
+          return root
+        }
         checkRestOfMarkerLine(index)
         if let extra = nextContentLine(from: index + 1) {
           reportSecondDocument(at: extra)

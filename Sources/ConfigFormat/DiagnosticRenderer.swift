@@ -104,12 +104,13 @@ public struct DiagnosticRenderer: Sendable {
     usesColor ? style.rawValue + text + "\u{1B}[0m" : text
   }
 
-  /// Splits on LF bytes, dropping a CR before it. Splitting the `String` itself would not work:
-  /// Swift treats CR LF as a single `Character`, different from "\n".
+  /// Splits on LF bytes, dropping a CR just before an LF. Splitting the `String` itself would not
+  /// work: Swift treats CR LF as a single `Character`, different from "\n".
   private static func splitLines(_ text: String) -> [Substring] {
-    text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-      let withoutReturn = line.last == 0x0D ? line.dropLast() : line
-      return Substring(withoutReturn)
+    let pieces = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
+    return pieces.enumerated().map { index, line in
+      let isFollowedByLineFeed = index < pieces.count - 1
+      return Substring(isFollowedByLineFeed && line.last == 0x0D ? line.dropLast() : line)
     }
   }
 }

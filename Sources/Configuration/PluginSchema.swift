@@ -8,13 +8,17 @@ public import WorkoutCore
 
 /// A plugin kind's configuration schema. The daemon's catalog lists one per kind.
 public struct PluginSchema: Sendable {
+  /// Whether the kind is listed under `inputs:` or `outputs:`.
   public enum Direction: String, Sendable, Equatable {
+    /// Buttons, keys, remotes: listed under `inputs:`.
     case input
+    /// Displays, horns, logs: listed under `outputs:`.
     case output
   }
 
   /// Kebab-case kind name as written after `type:` (`terminal`, `gpio-button`).
   public var kind: String
+  /// Input or output.
   public var direction: Direction
   /// One line for error messages and `--help`.
   public var summary: String
@@ -27,6 +31,8 @@ public struct PluginSchema: Sendable {
   /// same resource is a config error at the second one.
   public var claims: @Sendable (PluginSettings) -> [ResourceClaim]
 
+  /// Creates a schema; without `crossCheck` and `claims` the kind has no checks across keys and
+  /// takes no hardware for itself.
   public init(
     kind: String, direction: Direction, summary: String, settings: [SettingSpec],
     crossCheck: @escaping @Sendable (PluginSettings, inout DiagnosticBag) -> Void = { _, _ in },
@@ -43,14 +49,19 @@ public struct PluginSchema: Sendable {
 
 /// One key of a plugin's section.
 public struct SettingSpec: Sendable {
+  /// The key, snake_case.
   public var name: String
+  /// How the value is read and checked.
   public var type: SettingType
   /// The value when the key is absent; nil makes the key required.
   public var defaultValue: SettingValue?
   /// A short comment for `--print-config`.
   public var summary: String
 
-  public init(_ name: String, _ type: SettingType, default defaultValue: SettingValue?, _ summary: String) {
+  /// Creates a setting; a nil `defaultValue` makes the key required.
+  public init(
+    _ name: String, _ type: SettingType, default defaultValue: SettingValue?, _ summary: String
+  ) {
     self.name = name
     self.type = type
     self.defaultValue = defaultValue
@@ -60,10 +71,15 @@ public struct SettingSpec: Sendable {
 
 /// The type of a plugin setting, which decides how its text is parsed and checked.
 public indirect enum SettingType: Sendable {
+  /// `true` or `false`.
   case boolean
+  /// A whole number in the range.
   case integer(ClosedRange<Int>)
+  /// A duration (`20s`, `500ms`, `1:30`) in the range.
   case duration(ClosedRange<TimeSpan>)
+  /// A whole percentage, `0%` to `100%`.
   case percentage
+  /// Any text.
   case string
   /// One of a fixed set of words; anything else gets a did-you-mean.
   case choice([String])
@@ -79,20 +95,31 @@ public indirect enum SettingType: Sendable {
 
 /// A validated setting value. Sections and maps keep the file's order.
 public indirect enum SettingValue: Sendable, Equatable, Hashable {
+  /// Of a `.boolean` setting.
   case boolean(Bool)
+  /// Of an `.integer` setting.
   case integer(Int)
+  /// Of a `.duration` setting.
   case duration(TimeSpan)
+  /// Of a `.percentage` setting, 0–100.
   case percentage(Int)
+  /// Of a `.string` or `.choice` setting.
   case string(String)
+  /// Of a `.color` setting, a palette name already resolved.
   case color(RGBColor)
+  /// Of a `.list` setting.
   case list([SettingValue])
+  /// Of a `.map` or `.section` setting; a section has every key of its specs.
   case map([KeyedSetting])
 }
 
 /// One key and value inside a map or section value.
 public struct KeyedSetting: Sendable, Equatable, Hashable {
+  /// The key as written.
   public var key: String
+  /// Its value.
   public var value: SettingValue
+  /// Creates a pair.
   public init(key: String, value: SettingValue) {
     self.key = key
     self.value = value
@@ -102,27 +129,35 @@ public struct KeyedSetting: Sendable, Equatable, Hashable {
 /// A plugin's settings after validation: every key of its schema present (defaults filled in),
 /// each with the location it came from (or the entry's location for a default).
 public struct PluginSettings: Sendable, Equatable {
+  /// Every key of the schema, in the schema's order.
   public var values: [KeyedSetting]
+  /// Where each top-level key's value stands: its value node, or the whole entry for a default.
   public var locations: [String: SourceRange]
+  /// Creates settings.
   public init(values: [KeyedSetting], locations: [String: SourceRange]) {
     self.values = values
     self.locations = locations
   }
 
+  /// The value of `key`, if the schema has it.
   public subscript(key: String) -> SettingValue? { values.first { $0.key == key }?.value }
 
+  /// The value of a boolean setting.
   public func bool(_ key: String) -> Bool? {
     if case .boolean(let value)? = self[key] { return value }
     return nil
   }
+  /// The value of an integer setting.
   public func integer(_ key: String) -> Int? {
     if case .integer(let value)? = self[key] { return value }
     return nil
   }
+  /// The value of a string or choice setting.
   public func string(_ key: String) -> String? {
     if case .string(let value)? = self[key] { return value }
     return nil
   }
+  /// The value of a duration setting.
   public func duration(_ key: String) -> TimeSpan? {
     if case .duration(let value)? = self[key] { return value }
     return nil
@@ -137,6 +172,7 @@ public struct ResourceClaim: Sendable, Equatable, Hashable {
   public var identity: String
   /// The setting key that names it, for the error location.
   public var key: String
+  /// Creates a claim.
   public init(kind: String, identity: String, key: String) {
     self.kind = kind
     self.identity = identity

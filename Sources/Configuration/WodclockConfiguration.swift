@@ -9,20 +9,28 @@ public import WorkoutCore
 public struct WodclockConfiguration: Sendable, Equatable {
   /// The file it was read from, as given.
   public var file: String
+  /// The time-of-day display (`clock:`).
   public var clock: ClockSettings
+  /// What every preset starts from (`defaults:`); already merged into each preset's plan.
   public var defaults: Defaults
+  /// Settings of the daemon process (`daemon:`).
   public var daemon: DaemonSettings
+  /// The display language (`language:`).
   public var language: Language
   /// The display words of `language` with the file's overrides applied.
   public var words: DisplayWords
   /// Only the words the file overrides (so `--print-config` can write them back).
   public var wordOverrides: [WordKey: String]
+  /// Every colour, brightness and blink rate (`tokens:`). The palette holds the file's colours
+  /// and then the standard ones it does not redefine; every role has an entry.
   public var tokens: DesignTokens
   /// Control names in file order, each with what its gestures do.
   public var controls: [ControlBinding]
   /// Presets in file order (the keys 1–9 load the first nine).
   public var presets: [Preset]
+  /// The `inputs:` entries in file order.
   public var inputs: [PluginInstance]
+  /// The `outputs:` entries in file order.
   public var outputs: [PluginInstance]
 
   /// The preset named `name`.
@@ -40,8 +48,11 @@ public struct ClockSettings: Sendable, Equatable {
     /// The loaded preset, ready to start.
     case preset
   }
+  /// 24-hour or 12-hour, with or without seconds; clock presets start from it.
   public var face: ClockFace
+  /// What the display shows when no workout runs.
   public var idle: IdleScreen
+  /// Creates the settings; the defaults are those of an absent `clock:` section.
   public init(face: ClockFace = ClockFace(), idle: IdleScreen = .clock) {
     self.face = face
     self.idle = idle
@@ -50,13 +61,19 @@ public struct ClockSettings: Sendable, Equatable {
 
 /// What every preset starts from.
 public struct Defaults: Sendable, Equatable {
-  /// The preset loaded at start-up; nil means the first preset.
+  /// The preset loaded at start-up; nil means the first preset. The loader always fills it in
+  /// (with the first preset's name when the file names none).
   public var preset: String?
+  /// Get-ready time before the first interval, 0–99 s.
   public var countIn: TimeSpan
+  /// After a stall longer than this (a restart), cues that fell due are dropped, not played.
   public var staleCuesAfter: TimeSpan
+  /// Which cue events exist.
   public var cues: CueOptions
+  /// Creates the defaults; the values are those of an absent `defaults:` section.
   public init(
-    preset: String? = nil, countIn: TimeSpan = .seconds(10), staleCuesAfter: TimeSpan = .seconds(10),
+    preset: String? = nil, countIn: TimeSpan = .seconds(10),
+    staleCuesAfter: TimeSpan = .seconds(10),
     cues: CueOptions = CueOptions()
   ) {
     self.preset = preset
@@ -73,6 +90,7 @@ public struct DaemonSettings: Sendable, Equatable {
   /// After a reboot, a running workout resumes by wall-clock time when the gap is shorter than
   /// this; otherwise it is restored paused at the time it had reached.
   public var resumeWithin: TimeSpan
+  /// Creates the settings; the values are those of an absent `daemon:` section.
   public init(socketGroup: String? = nil, resumeWithin: TimeSpan = .minutes(10)) {
     self.socketGroup = socketGroup
     self.resumeWithin = resumeWithin
@@ -81,10 +99,13 @@ public struct DaemonSettings: Sendable, Equatable {
 
 /// A named workout.
 public struct Preset: Sendable, Equatable {
+  /// The key under `presets:`; letters, digits, `-` and `_`.
   public var name: String
+  /// The workout, with the defaults' count-in and cues merged in: ready to run as it is.
   public var plan: WorkoutPlan
   /// Where the preset's name stands in the file.
   public var location: SourceLocation
+  /// Creates a preset.
   public init(name: String, plan: WorkoutPlan, location: SourceLocation) {
     self.name = name
     self.plan = plan
@@ -94,16 +115,20 @@ public struct Preset: Sendable, Equatable {
 
 /// A physical gesture on a control.
 public enum Gesture: String, Sendable, Equatable, Hashable, CaseIterable {
+  /// A short press.
   case press
+  /// A press held past the input's long-press time.
   case longPress = "long_press"
 }
 
 /// What a gesture does.
 public enum ControlAction: Sendable, Equatable, Hashable, CustomStringConvertible {
+  /// An action of the running workout (`toggle`, `next` ...).
   case engine(WorkoutAction)
   /// Load the named preset.
   case load(preset: String)
 
+  /// The action as the config writes it: `toggle`, `load tabata`.
   public var description: String {
     switch self {
     case .engine(let action): action.rawValue
@@ -115,8 +140,11 @@ public enum ControlAction: Sendable, Equatable, Hashable, CustomStringConvertibl
 /// A control name ("start", "next") and what its gestures do. Inputs (buttons, remote keys)
 /// name a control; this mapping is shared by all of them.
 public struct ControlBinding: Sendable, Equatable {
+  /// The control's name, as inputs refer to it.
   public var name: String
+  /// What each configured gesture does; a gesture left out does nothing.
   public var actions: [Gesture: ControlAction]
+  /// Creates a binding.
   public init(name: String, actions: [Gesture: ControlAction]) {
     self.name = name
     self.actions = actions
@@ -125,12 +153,15 @@ public struct ControlBinding: Sendable, Equatable {
 
 /// One entry of `inputs:` or `outputs:`: a plugin kind, its id and its validated settings.
 public struct PluginInstance: Sendable, Equatable {
+  /// The plugin kind, as written after `type:`.
   public var kind: String
   /// The user's `id`, or `<kind>` / `<kind>-2` ... when none is given.
   public var id: String
+  /// The settings, every key of the kind's schema present.
   public var settings: PluginSettings
   /// Where the entry starts in the file.
   public var location: SourceLocation
+  /// Creates an instance.
   public init(kind: String, id: String, settings: PluginSettings, location: SourceLocation) {
     self.kind = kind
     self.id = id

@@ -5,12 +5,10 @@ import CLinux
 import Glibc
 
 /// A non-blocking Unix-domain datagram socket bound to a path (or an `@abstract` name), which
-/// receives what `SystemdNotifier` sends. The daemon itself never needs one; the tests and the
-/// benchmark's `ready` play the service manager with it.
+/// receives what `SystemdNotifier` sends. The daemon itself never needs one; the tests play the
+/// service manager with it.
 public struct DatagramSocket: Sendable {
-  /// The bound descriptor (non-blocking, close-on-exec), for poll(2).
   public let fileDescriptor: FileDescriptor
-  /// The path (or `@name`) the socket is bound to.
   public let path: String
 
   /// Binds a new socket to `path`.

@@ -24,6 +24,9 @@ let benchmarks: [Benchmark] = [
     name: "engine", summary: "ns per advance and per snapshot for every mode",
     run: { _ in try EngineBenchmark.run() }),
   Benchmark(
+    name: "config", summary: "ms to parse and validate a config with 1,000 presets",
+    run: { _ in try ConfigBenchmark.run() }),
+  Benchmark(
     name: "wakeup",
     summary: "the daemon's wake-up lateness beside the timer floor, idle and loaded",
     run: WakeupBenchmark.run),

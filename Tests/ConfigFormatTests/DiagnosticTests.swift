@@ -80,6 +80,15 @@ struct DiagnosticTests {
     #expect(renderer.render(atEnd) == "f.yaml:1:11: error: at the end\nkey: value\n          ^\n")
   }
 
+  @Test("CR LF sources are quoted without their carriage returns")
+  func crlfSource() {
+    let source = "a: 1\r\nb: [1\r\n"
+    let diagnostics = YAMLSubsetParser.parse(source, file: "f.yaml").diagnostics
+    #expect(
+      DiagnosticRenderer(file: "f.yaml", source: source).render(diagnostics)
+        == "f.yaml:2:4: error: unclosed '['\nb: [1\n   ^\nhint: add ']' after the last entry\n")
+  }
+
   @Test("without the file's source, only the header and hint are printed")
   func unknownSource() {
     let diagnostic = Diagnostic(

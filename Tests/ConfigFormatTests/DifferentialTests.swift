@@ -58,7 +58,7 @@ struct DifferentialTests {
 
 /// Writes each document and the parser's canonical JSON of it to a temporary directory and runs
 /// the comparison script over it. Fails, rather than skips, when PyYAML is missing.
-private func compareWithPyYAML(
+func compareWithPyYAML(
   _ documents: [(name: String, text: String)],
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws {

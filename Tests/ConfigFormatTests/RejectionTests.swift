@@ -33,6 +33,7 @@ struct RejectionTests {
     .init("a: 1\n---\nb: 2\n", "2:1: several documents in one file are not supported"),
     .init("a: 1\n...\nb: 2\n", "3:1: several documents in one file are not supported"),
     .init("---\n---\n", "2:1: several documents in one file are not supported"),
+    .init("# nothing\n...\n", "2:1: '...' ends a document that never started"),
     .init("%YAML 1.2\n---\na: 1\n", "1:1: directives ('%YAML', '%TAG') are not supported"),
     .init("--- a: 1\n", "1:5: content on the '---' line is not supported"),
     // Block scalars (§8.1).

@@ -183,7 +183,7 @@ func directoryEntries(_ path: String, suffix: String) throws -> [String] {
 }
 
 func makeTemporaryDirectory(prefix: String) throws -> String {
-  let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+  let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
   var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
   guard let result = mkdtemp(&template) else {
     throw SystemError(description: "mkdtemp failed")

@@ -46,7 +46,8 @@ public enum ControlClientMain {
     Subcommand(name: "reload", arguments: "", summary: "re-read the configuration file"),
     Subcommand(name: "watch", arguments: "", summary: "follow the clock live (Ctrl-C to stop)"),
     Subcommand(name: "version", arguments: "", summary: "the daemon's version and protocol"),
-    Subcommand(name: "stats", arguments: "", summary: "wake-up lateness, CPU time and memory of the daemon"),
+    Subcommand(
+      name: "stats", arguments: "", summary: "wake-up lateness, CPU time and memory of the daemon"),
   ]
 
   static var usage: String {

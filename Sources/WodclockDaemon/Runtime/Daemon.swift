@@ -40,6 +40,9 @@ public final class Daemon {
     }
   }
 
+  static let maximumPendingCues = 64
+  /// A plugin's `stop()` should take well under this; a slower one is named in the log.
+  static let stopBudget: Int64 = 500_000_000
   static let initialBackoff: Int64 = 1_000_000_000
   static let maximumBackoff: Int64 = 30_000_000_000
   /// How long a message ("reload failed", "press r again") stays on the displays.
@@ -552,6 +555,11 @@ public final class Daemon {
       speed: timeBase.speed, message: message?.text)
     for slot in outputs {
       slot.pendingCues += cues
+      // An output that is down keeps its cues for when it comes back, but not forever: past
+      // this many they would be stale anyway (the engine drops stale cues the same way).
+      if slot.pendingCues.count > Self.maximumPendingCues {
+        slot.pendingCues.removeFirst(slot.pendingCues.count - Self.maximumPendingCues)
+      }
       guard case .running = slot.state else { continue }
       var frame = frameBase
       frame.cues = slot.pendingCues
@@ -681,13 +689,28 @@ public final class Daemon {
     notifier.stopping()
     let now = MonotonicClock.now()
     host.save(at: timeBase.engineInstant(atMonotonic: now))
+    // Inputs first, so no action arrives while outputs go to their safe state; both in the
+    // reverse of the order they started in.
     for slot in inputs.reversed() {
       unwatch(slot)
-      slot.plugin.stop()
+      timedStop(slot.instance.id) { slot.plugin.stop() }
     }
-    for slot in outputs.reversed() { slot.plugin.stop() }
+    for slot in outputs.reversed() { timedStop(slot.instance.id) { slot.plugin.stop() } }
+    logger.resetSink()
     server?.close()
     logger.info("stopped")
+  }
+}
+
+extension Daemon {
+  /// Runs a plugin's `stop()` and names the plugin in the log when it overran its budget.
+  fileprivate func timedStop(_ id: String, _ stop: () -> Void) {
+    let start = MonotonicClock.now()
+    stop()
+    let took = MonotonicClock.now() - start
+    if took > Self.stopBudget {
+      logger.warning("plugin was slow to stop", [("plugin", id), ("ms", String(took / 1_000_000))])
+    }
   }
 }
 

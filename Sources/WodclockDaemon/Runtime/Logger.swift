@@ -34,8 +34,15 @@ public final class Logger {
 
   public init(minimumLevel: LogLevel = .info) {
     self.minimumLevel = minimumLevel
+    self.sink = Self.standardErrorSink()
+  }
+
+  /// Sends lines to stderr again (after a full-screen view that had taken them over stops).
+  public func resetSink() { sink = Self.standardErrorSink() }
+
+  private static func standardErrorSink() -> (LogLevel, String) -> Void {
     let journal = JournalStream.isStderrJournal()
-    self.sink = { level, line in
+    return { level, line in
       StandardError.writeLine(journal ? "<\(level.rawValue)>\(line)" : "\(level.word): \(line)")
     }
   }

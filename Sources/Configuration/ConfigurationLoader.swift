@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+// Reads wodclock.yaml's text into a `WodclockConfiguration`. Pure: it takes the text and returns
+// values, so `--check-config`, reload and the tests all run exactly the same checks.
+
+public import ConfigFormat
+import DisplayKit
+import WorkoutCore
+
+/// The outcome of loading a configuration file.
+public struct ConfigurationLoadResult: Sendable {
+  /// The configuration, or nil when there is at least one error.
+  public var configuration: WodclockConfiguration?
+  /// Every error and warning, sorted by position. Warnings do not stop the configuration from
+  /// loading.
+  public var diagnostics: [Diagnostic]
+
+  /// Creates a result.
+  public init(configuration: WodclockConfiguration?, diagnostics: [Diagnostic]) {
+    self.configuration = configuration
+    self.diagnostics = diagnostics
+  }
+
+  /// The diagnostics of severity error.
+  public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+
+  /// The diagnostics of severity warning.
+  public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+}
+
+/// Reads and checks a configuration file's text against the wodclock schema.
+public enum ConfigurationLoader {
+  /// The top-level sections, in the order `--print-config` writes them.
+  public static let sections = [
+    "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "presets", "inputs",
+    "outputs",
+  ]
+
+  /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
+  /// reported in one run; `configuration` is nil when any of them is an error. When the text is
+  /// not valid YAML only the parser's errors are reported, because there is no tree to check.
+  ///
+  /// - Parameter plugins: the schemas of every plugin kind `inputs` and `outputs` may use.
+  public static func load(text: String, file: String, plugins: [PluginSchema])
+    -> ConfigurationLoadResult
+  {
+    switch YAMLSubsetParser.parse(text, file: file) {
+    case .failure(let diagnostics):
+      return ConfigurationLoadResult(
+        configuration: nil,
+        diagnostics: Diagnostic.sortedByLocation(
+          ParseDiagnostics.reworded(diagnostics, text: text)))
+    case .success(let document):
+      var loader = Loader(file: file, plugins: plugins)
+      let configuration = loader.load(document.root)
+      let bag = loader.checker.bag
+      return ConfigurationLoadResult(
+        configuration: bag.hasErrors ? nil : configuration, diagnostics: bag.sorted)
+    }
+  }
+}
+
+/// The state of one load: the diagnostics so far and what later sections refer to.
+struct Loader {
+  var checker = SchemaChecker()
+  let file: String
+  let plugins: [PluginSchema]
+  /// Preset names in file order, known before any section that refers to them is read.
+  var presetNames: [String] = []
+  var presetNameSet: Set<String> = []
+  /// The merged palette, for plugin colour settings.
+  var palette = DesignTokens.standard.palette
+
+  init(file: String, plugins: [PluginSchema]) {
+    self.file = file
+    self.plugins = plugins
+  }
+
+  mutating func load(_ root: ConfigNode?) -> WodclockConfiguration? {
+    let start = SourceLocation(file: file, line: 1, column: 1)
+    guard let root, !root.isEmptyValue else {
+      checker.error(
+        "the configuration is empty", at: SourceRange(at: start),
+        hint: "add a 'presets' section with at least one workout")
+      return nil
+    }
+    guard let mapping = root.mapping else {
+      checker.error(
+        "expected a mapping of sections such as 'clock:' and 'presets:', found "
+          + SchemaChecker.found(root), at: root.range,
+        hint: "write each section name at the start of a line, followed by ':'")
+      return nil
+    }
+    for entry in mapping.entries where !ConfigurationLoader.sections.contains(entry.key.text) {
+      checker.error(
+        "unknown section '\(entry.key.text)'", at: entry.key.range,
+        hint: SchemaChecker.suggestion(
+          entry.key.text, among: ConfigurationLoader.sections, listing: "sections"))
+    }
+
+    collectPresetNames(mapping["presets"])
+    let clock = readClock(mapping["clock"])
+    let defaults = readDefaults(mapping["defaults"])
+    let daemon = readDaemon(mapping["daemon"])
+    let language = readLanguage(mapping["language"])
+    let wordOverrides = readWords(mapping["words"])
+    let tokens = readTokens(mapping["tokens"])
+    let controls = readControls(mapping.entry(forKey: "controls"))
+    let presets = readPresets(
+      mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
+    var instances = PluginInstances()
+    let inputs = readPlugins(mapping["inputs"], direction: .input, into: &instances)
+    let outputs = readPlugins(mapping["outputs"], direction: .output, into: &instances)
+
+    return WodclockConfiguration(
+      file: file, clock: clock, defaults: defaults, daemon: daemon, language: language,
+      words: DisplayWords(language: language).with(overrides: wordOverrides),
+      wordOverrides: wordOverrides, tokens: tokens, controls: controls, presets: presets,
+      inputs: inputs, outputs: outputs)
+  }
+
+  // MARK: clock
+
+  static let clockKeys = ["format", "seconds", "idle"]
+
+  mutating func readClock(_ node: ConfigNode?) -> ClockSettings {
+    var settings = ClockSettings()
+    guard let node, let mapping = checker.mapping(node, what: "'clock'") else { return settings }
+    settings.face = readClockFace(mapping, base: settings.face)
+    for entry in checker.checkKeys(mapping, allowed: Self.clockKeys, context: "in 'clock'")
+    where entry.key.text == "idle" {
+      let choices = ClockSettings.IdleScreen.allCases.map(\.rawValue)
+      if let text = checker.choice(entry.value, key: "idle", among: choices) {
+        settings.idle = ClockSettings.IdleScreen(rawValue: text)!
+      }
+    }
+    return settings
+  }
+
+  /// `format` and `seconds` of the clock section, or of a clock preset over the section's face.
+  mutating func readClockFace(_ mapping: ConfigMapping, base: ClockFace) -> ClockFace {
+    var face = base
+    if let node = mapping["format"],
+      let text = checker.choice(node, key: "format", among: ["24h", "12h"])
+    {
+      face.twentyFourHour = text == "24h"
+    }
+    if let node = mapping["seconds"], let value = checker.boolean(node, key: "seconds") {
+      face.showSeconds = value
+    }
+    return face
+  }
+
+  // MARK: defaults
+
+  static let defaultsKeys = ["preset", "count_in", "stale_cues_after", "cues"]
+  /// How long a stall may last before old cues are dropped rather than played in a burst.
+  static let staleCuesRange = TimeSpan.zero...TimeSpan.hours(1)
+
+  mutating func readDefaults(_ node: ConfigNode?) -> Defaults {
+    var defaults = Defaults(preset: presetNames.first)
+    guard let node, let mapping = checker.mapping(node, what: "'defaults'") else {
+      return defaults
+    }
+    for entry in checker.checkKeys(mapping, allowed: Self.defaultsKeys, context: "in 'defaults'") {
+      let value = entry.value
+      switch entry.key.text {
+      case "preset":
+        if let name = checker.text(value, key: "preset"), checkPresetReference(name, at: value) {
+          defaults.preset = name
+        }
+      case "count_in":
+        if let span = checker.duration(value, key: "count_in", in: PlanLimits.countIn) {
+          defaults.countIn = span
+        }
+      case "stale_cues_after":
+        if let span = checker.duration(value, key: "stale_cues_after", in: Self.staleCuesRange) {
+          defaults.staleCuesAfter = span
+        }
+      default:
+        defaults.cues = readCues(value, base: defaults.cues, context: "'defaults.cues'")
+      }
+    }
+    return defaults
+  }
+
+  static let cueKeys = [
+    "countdown", "halfway", "last_ten_seconds", "segment_halfway", "segment_last_ten_seconds",
+    "rounds_remaining",
+  ]
+
+  /// The cue switches of `defaults.cues` or a preset's `cues`, over `base`.
+  mutating func readCues(_ node: ConfigNode, base: CueOptions, context: String) -> CueOptions {
+    var cues = base
+    guard let mapping = checker.mapping(node, what: context) else { return cues }
+    for entry in checker.checkKeys(mapping, allowed: Self.cueKeys, context: "in \(context)") {
+      let key = entry.key.text
+      if key == "rounds_remaining" {
+        if let rounds = readRoundsRemaining(entry.value) { cues.roundsRemaining = rounds }
+        continue
+      }
+      guard let value = checker.boolean(entry.value, key: key) else { continue }
+      switch key {
+      case "countdown": cues.countdown = value
+      case "halfway": cues.halfway = value
+      case "last_ten_seconds": cues.lastTenSeconds = value
+      case "segment_halfway": cues.segmentHalfway = value
+      default: cues.segmentLastTenSeconds = value
+      }
+    }
+    return cues
+  }
+
+  mutating func readRoundsRemaining(_ node: ConfigNode) -> [Int]? {
+    guard
+      let items = checker.list(node, key: "rounds_remaining", example: "[10, 5, 2]")
+    else { return nil }
+    var rounds: [Int] = []
+    var failed = false
+    for item in items {
+      guard let value = checker.integer(item, key: "rounds_remaining", in: PlanLimits.rounds)
+      else {
+        failed = true
+        continue
+      }
+      if rounds.contains(value) {
+        checker.warning(
+          "'rounds_remaining' lists \(value) twice", at: item.range,
+          hint: "each number is announced once; remove the repeat")
+      }
+      rounds.append(value)
+    }
+    return failed ? nil : rounds
+  }
+
+  /// True when `name` is a preset of the file; otherwise reports it at `node`.
+  mutating func checkPresetReference(_ name: String, at node: ConfigNode) -> Bool {
+    if presetNameSet.contains(name) { return true }
+    checker.error(
+      "unknown preset '\(name)'", at: node.range,
+      hint: presetNames.isEmpty
+        ? "define it under 'presets'"
+        : SchemaChecker.suggestion(name, among: presetNames, listing: "presets"))
+    return false
+  }
+
+  // MARK: daemon
+
+  static let daemonKeys = ["socket_group", "resume_within"]
+  static let resumeRange = TimeSpan.zero...TimeSpan.hours(24)
+
+  mutating func readDaemon(_ node: ConfigNode?) -> DaemonSettings {
+    var settings = DaemonSettings()
+    guard let node, let mapping = checker.mapping(node, what: "'daemon'") else { return settings }
+    for entry in checker.checkKeys(mapping, allowed: Self.daemonKeys, context: "in 'daemon'") {
+      if entry.key.text == "socket_group" {
+        if let group = checker.text(entry.value, key: "socket_group"),
+          checkGroupName(group, at: entry.value)
+        {
+          settings.socketGroup = group
+        }
+      } else if let span = checker.duration(
+        entry.value, key: "resume_within", in: Self.resumeRange)
+      {
+        settings.resumeWithin = span
+      }
+    }
+    return settings
+  }
+
+  /// A POSIX portable group name: the daemon passes it to getgrnam, which would simply not find a
+  /// misspelt one at run time.
+  mutating func checkGroupName(_ name: String, at node: ConfigNode) -> Bool {
+    let characters = Array(name.unicodeScalars)
+    let valid =
+      characters.count <= 32
+      && characters.enumerated().allSatisfy { index, character in
+        switch character {
+        case "a"..."z", "A"..."Z", "_": return true
+        case "0"..."9", "-": return index > 0
+        default: return false
+        }
+      }
+    if !valid {
+      checker.error(
+        "'\(name)' is not a valid group name", at: node.range,
+        hint: "use letters, digits, '_' and '-', starting with a letter, as in 'wodclock'")
+    }
+    return valid
+  }
+}
+
+/// Rewording of parser diagnostics where the schema knows better what the user meant.
+enum ParseDiagnostics {
+  /// The parser reports a repeated preset name as a generic duplicate key; under `presets:` it
+  /// is a duplicate preset, and the message says so.
+  static func reworded(_ diagnostics: [Diagnostic], text: String) -> [Diagnostic] {
+    let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+      Substring($0)
+    }
+    return diagnostics.map { diagnostic in
+      guard diagnostic.message.hasPrefix("duplicate key '"),
+        diagnostic.message.hasSuffix("' in mapping"),
+        isUnderPresets(line: diagnostic.location.line, column: diagnostic.location.column, lines)
+      else { return diagnostic }
+      let name = diagnostic.message.dropFirst("duplicate key '".count).dropLast(
+        "' in mapping".count)
+      var copy = diagnostic
+      copy.message = "duplicate preset '\(name)'"
+      copy.hint = "preset names must be unique; rename or remove one of them"
+      copy.notes = diagnostic.notes.map { note in
+        var note = note
+        note.message = "preset '\(name)' first defined here"
+        return note
+      }
+      return copy
+    }
+  }
+
+  /// Whether the key at `line`:`column` is a direct child of the top-level `presets:` block: the
+  /// nearest content line above it indented less must be `presets:` at column 1.
+  private static func isUnderPresets(line: Int, column: Int, _ lines: [Substring]) -> Bool {
+    var index = line - 2
+    while index >= 0 {
+      let text = lines[index]
+      let indent = text.prefix { $0 == " " }.count
+      let content = text.dropFirst(indent)
+      if !content.isEmpty, !content.hasPrefix("#"), content.first != "\r", indent < column - 1 {
+        return indent == 0 && content.hasPrefix("presets:")
+      }
+      index -= 1
+    }
+    return false
+  }
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+
+import ConfigFormat
+import Configuration
+import DisplayKit
+import Testing
+import WorkoutCore
+
+/// Behaviour the fixtures cannot show on their own: rendered text, defaults filled in, plugin
+/// settings and their locations, ordering of diagnostics.
+@Suite("Configuration loader")
+struct LoaderTests {
+  static func rendered(_ text: String, file: String = "wodclock.yaml") -> String {
+    let result = ConfigurationLoader.load(text: text, file: file, plugins: TestPlugins.all)
+    return DiagnosticRenderer(file: file, source: text).render(result.diagnostics)
+  }
+
+  @Test("an unknown key renders as a compiler error with a did-you-mean")
+  func renderedUnknownKey() {
+    let text = """
+      presets:
+        fran:
+          mode: for_time
+          cap: 10m
+          rouds: 5
+      """
+    #expect(
+      Self.rendered(text) == """
+        wodclock.yaml:5:5: error: unknown key 'rouds' in preset 'fran'
+            rouds: 5
+            ^~~~~
+        hint: did you mean 'rounds'?
+
+        """)
+  }
+
+  @Test("a key of another mode names the mode it belongs to")
+  func renderedOtherMode() {
+    let text = "presets:\n  a:\n    mode: amrap\n    time: 12m\n    interval: 1:00\n"
+    #expect(
+      Self.rendered(text) == """
+        wodclock.yaml:5:5: error: 'interval' is not a key of mode 'amrap'
+            interval: 1:00
+            ^~~~~~~~
+        hint: 'interval' belongs to mode 'emom'; mode 'amrap' takes: mode, label, count_in, cues, time
+
+        """)
+  }
+
+  @Test("a wrong type says what was expected and what was found")
+  func renderedWrongType() {
+    let text = "presets:\n  t:\n    mode: tabata\n    work: [20s, 30s]\n"
+    #expect(
+      Self.rendered(text) == """
+        wodclock.yaml:4:11: error: expected a duration such as '20s' or '1:30', found a list
+            work: [20s, 30s]
+                  ^~~~~~~~~~
+
+        """)
+  }
+
+  @Test("a resource claimed twice: error at the second, note at the first")
+  func renderedClaim() {
+    let text = """
+      presets: {t: {mode: tabata}}
+      inputs:
+        - {type: test-button, id: start, line: GPIO17}
+        - {type: test-button, id: lap, line: "17"}
+      """
+    #expect(
+      Self.rendered(text) == """
+        wodclock.yaml:4:40: error: input 'lap' claims GPIO line '17', already taken by 'start'
+          - {type: test-button, id: lap, line: "17"}
+                                               ^~~~
+        hint: each GPIO line can serve one plugin; pick another or remove one entry
+        wodclock.yaml:3:42: note: 'start' claims GPIO line '17' here
+          - {type: test-button, id: start, line: GPIO17}
+                                                 ^~~~~~
+
+        """)
+  }
+
+  @Test("a missing presets section is an error with an example")
+  func renderedMissingPresets() {
+    #expect(
+      Self.rendered("language: en\n") == """
+        wodclock.yaml:1:1: error: no 'presets' section: at least one preset is required
+        language: en
+        ^
+        hint: add a workout, for example:
+        presets:
+          tabata:
+            mode: tabata
+
+        """)
+  }
+
+  @Test("every problem is reported in one run, sorted by position")
+  func allProblemsSorted() {
+    let text = """
+      presets:
+        b:
+          mode: emom
+        a:
+          mode: amrap
+          time: 0s
+      language: xx
+      clock:
+        format: 13h
+      """
+    let result = load(text)
+    #expect(result.configuration == nil)
+    #expect(result.diagnostics.map(\.location.line) == [2, 6, 7, 9])
+    #expect(result.errors.count == 4 && result.warnings.isEmpty)
+  }
+
+  @Test("the defaults are merged into every preset's plan; a preset overrides them")
+  func defaultsMerged() throws {
+    let text = """
+      defaults:
+        count_in: 5s
+        cues:
+          halfway: false
+          rounds_remaining: [3]
+      presets:
+        a:
+          mode: amrap
+          time: 10m
+        b:
+          mode: amrap
+          time: 10m
+          count_in: 0s
+          cues:
+            countdown: false
+      """
+    let config = try #require(configuration(text))
+    let a = try #require(config.preset(named: "a")).plan
+    let b = try #require(config.preset(named: "b")).plan
+    #expect(a.countIn == .seconds(5))
+    #expect(a.cues == CueOptions(halfway: false, roundsRemaining: [3]))
+    #expect(b.countIn == .zero)
+    #expect(b.cues == CueOptions(countdown: false, halfway: false, roundsRemaining: [3]))
+    #expect(config.defaults.preset == "a")
+  }
+
+  @Test("absent sections take their defaults")
+  func absentSections() throws {
+    let config = try #require(configuration("presets:\n  c:\n    mode: clock\n    seconds: true\n"))
+    #expect(config.clock == ClockSettings())
+    #expect(config.daemon == DaemonSettings())
+    #expect(config.language == .english && config.wordOverrides.isEmpty)
+    #expect(config.tokens == DesignTokens.standard)
+    #expect(config.controls == ControlBinding.standard)
+    #expect(config.inputs.isEmpty && config.outputs.isEmpty)
+    #expect(config.presets[0].plan.mode == .clock(ClockFace(showSeconds: true)))
+  }
+
+  @Test("mode defaults: emom interval, tabata 20s/10s/8, tempo sets and rests")
+  func modeDefaults() throws {
+    let text = """
+      presets:
+        e: {mode: emom, rounds: 4}
+        t: {mode: tabata, rounds: 4}
+        i: {mode: intervals, work: 40s, rounds: 3}
+        s: {mode: tempo, tempo: "4010", reps: 6}
+        f: {mode: for_time}
+      """
+    let config = try #require(configuration(text))
+    #expect(config.preset(named: "e")?.plan.mode == .emom(EMOMParameters(rounds: 4)))
+    #expect(
+      config.preset(named: "t")?.plan.mode
+        == .tabata(IntervalParameters(work: .seconds(20), rest: .seconds(10), rounds: 4)))
+    #expect(
+      config.preset(named: "i")?.plan.mode
+        == .intervals(IntervalParameters(work: .seconds(40), rest: .zero, rounds: 3)))
+    #expect(
+      config.preset(named: "s")?.plan.mode
+        == .tempo(TempoParameters(tempo: Tempo(halfSeconds: [8, 0, 2, 0]), reps: 6)))
+    #expect(config.preset(named: "f")?.plan.mode == .forTime(ForTimeParameters()))
+  }
+
+  @Test("plugin settings: defaults filled in, locations recorded, ids generated")
+  func pluginSettings() throws {
+    let text = """
+      presets: {t: {mode: tabata}}
+      inputs:
+        - type: test-button
+          line: GPIO5
+          hold: 2s
+        - {type: test-button, line: GPIO6}
+      outputs:
+        - {type: terminal, id: wall}
+        - type: test-lamp
+          color: amber
+          cues: {finish: 1s}
+      """
+    let config = try #require(configuration(text))
+    #expect(config.inputs.map(\.id) == ["test-button", "test-button-2"])
+    let button = config.inputs[0]
+    #expect(button.kind == "test-button")
+    #expect(button.location.line == 3 && button.location.column == 5)
+    #expect(button.settings.values.map(\.key) == ["line", "control", "debounce", "hold"])
+    #expect(button.settings.string("line") == "GPIO5")
+    #expect(button.settings.string("control") == "start")
+    #expect(button.settings.duration("debounce") == .milliseconds(30))
+    #expect(button.settings.duration("hold") == .seconds(2))
+    #expect(button.settings.locations["hold"]?.start.line == 5)
+    #expect(button.settings.locations["hold"]?.start.column == 11)
+    // A default points at the entry.
+    #expect(button.settings.locations["debounce"]?.start.line == 3)
+    #expect(Set(button.settings.locations.keys) == ["line", "control", "debounce", "hold"])
+
+    #expect(config.outputs.map(\.id) == ["wall", "test-lamp"])
+    let lamp = config.outputs[1].settings
+    let amber = try #require(DesignTokens.standard.palette["amber"])
+    #expect(lamp["color"] == .color(RGBColor(red: amber.red, green: amber.green, blue: amber.blue)))
+    #expect(lamp["cues"] == .map([KeyedSetting(key: "finish", value: .duration(.seconds(1)))]))
+    #expect(
+      lamp["serial"]
+        == .map([
+          KeyedSetting(key: "device", value: .string("/dev/ttyUSB0")),
+          KeyedSetting(key: "baud", value: .integer(9600)),
+        ]))
+  }
+
+  @Test("the cross check runs only when every key parsed")
+  func crossCheckOnlyAfterKeys() {
+    let text = """
+      presets: {t: {mode: tabata}}
+      inputs:
+        - {type: test-button, line: GPIO4, debounce: 900ms, hold: 5ms}
+      """
+    let messages = load(text).diagnostics.map(\.message)
+    #expect(messages == ["'hold' must be between 100ms and 10s, got 5ms"])
+  }
+
+  @Test("a load action naming a preset becomes a load binding")
+  func loadAction() throws {
+    let text = """
+      controls:
+        one: {press: load b, long_press: finish}
+      presets: {a: {mode: tabata}, b: {mode: amrap, time: 5m}}
+      """
+    let config = try #require(configuration(text))
+    #expect(
+      config.control(named: "one")?.actions == [
+        .press: .load(preset: "b"), .longPress: .engine(.finish),
+      ])
+    #expect(config.controls.count == 1)
+  }
+
+  @Test("a broken preset does not also break the references to it")
+  func brokenPresetStillNamed() {
+    let text = """
+      defaults: {preset: a}
+      controls: {x: {press: load a}}
+      presets: {a: {mode: amrap}}
+      """
+    let messages = load(text).diagnostics.map(\.message)
+    #expect(messages == ["missing key 'time' in preset 'a'"])
+  }
+
+  @Test("without plugin schemas every plugin type is unknown, and the hint says none exist")
+  func noPlugins() {
+    let result = ConfigurationLoader.load(
+      text: "presets: {t: {mode: tabata}}\noutputs: [{type: log}]\n", file: "x.yaml", plugins: [])
+    #expect(result.diagnostics.map(\.message) == ["unknown output type 'log'"])
+    #expect(result.diagnostics.first?.hint == "no output plugins are available")
+  }
+
+  @Test("durations are written back in the config's own syntax")
+  func durationText() {
+    let cases: [(TimeSpan, String)] = [
+      (.zero, "0s"), (.seconds(20), "20s"), (.seconds(60), "1m"), (.seconds(90), "90s"),
+      (.seconds(99), "99s"), (.seconds(100), "1m40s"), (.minutes(25), "25m"), (.hours(24), "24h"),
+      (.milliseconds(500), "500ms"), (.milliseconds(1500), "1s500ms"),
+      (.seconds(5415), "1h30m15s"),
+    ]
+    for (span, text) in cases {
+      #expect(DurationText.format(span) == text)
+      let scalar = Scalar(
+        text: text, style: .plain,
+        range: SourceRange(at: ConfigFormat.SourceLocation(file: "", line: 1, column: 1)))
+      if case .success(let duration) = ValueSyntax.duration(scalar) {
+        #expect(TimeSpan(duration) == span)
+      } else {
+        Issue.record("\(text) does not read back")
+      }
+    }
+  }
+}

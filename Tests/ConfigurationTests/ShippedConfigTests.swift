@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+
+import ConfigFormat
+import Configuration
+import DisplayKit
+import Testing
+import WorkoutCore
+
+/// The annotated default config is the schema's specification: it must load cleanly, with the
+/// values it spells out.
+@Suite("Shipped wodclock.yaml")
+struct ShippedConfigTests {
+  static func shipped() throws -> WodclockConfiguration? {
+    configuration(try readFile(shippedConfigPath()), file: "wodclock.yaml")
+  }
+
+  @Test("loads without a single diagnostic, with 16 presets in file order")
+  func loadsCleanly() throws {
+    let text = try readFile(shippedConfigPath())
+    let result = load(text, file: "wodclock.yaml")
+    #expect(result.diagnostics.isEmpty)
+    let config = try #require(result.configuration)
+    #expect(config.presets.count == 16)
+    #expect(config.presets.prefix(3).map(\.name) == ["tabata", "emom-10", "emom-12"])
+    #expect(config.preset(named: "clock")?.location.line == 174)
+  }
+
+  @Test("top sections: clock, defaults, daemon, language, words, controls, plugins")
+  func sections() throws {
+    let config = try #require(try Self.shipped())
+    #expect(config.clock.face == ClockFace(twentyFourHour: true, showSeconds: false))
+    #expect(config.clock.idle == .clock)
+    #expect(config.defaults.preset == "tabata")
+    #expect(config.defaults.countIn == .seconds(10))
+    #expect(config.defaults.staleCuesAfter == .seconds(10))
+    #expect(config.defaults.cues == CueOptions())
+    #expect(config.daemon.socketGroup == "wodclock")
+    #expect(config.daemon.resumeWithin == .minutes(10))
+    #expect(config.language == .english)
+    #expect(config.wordOverrides == [.getReady: "GET READY"])
+    #expect(config.words[.work] == "WORK")
+    #expect(config.controls.map(\.name) == ["start", "next", "lap"])
+    #expect(
+      config.control(named: "start")?.actions == [
+        .press: .engine(.toggle), .longPress: .engine(.reset),
+      ])
+    #expect(config.inputs.map(\.id) == ["keyboard"])
+    #expect(config.outputs.map(\.id) == ["terminal", "log"])
+    #expect(config.outputs[0].settings.string("color") == "auto")
+    #expect(config.outputs[1].settings.bool("cues") == true)
+  }
+
+  @Test("tokens: the file's palette and roles, standard ones for what it leaves out")
+  func tokens() throws {
+    let tokens = try #require(try Self.shipped()).tokens
+    #expect(tokens.palette["green"] == RGB(hex: "#00e060"))
+    #expect(tokens.palette.names.prefix(3) == ["green", "red", "amber"])
+    #expect(tokens.palette["teal"] == DesignTokens.standard.palette["teal"])
+    #expect(tokens.roles[.work] == .palette("green"))
+    #expect(tokens.roles[.setRest] == .palette("red"))
+    #expect(tokens.roles[.eccentric] == .palette("violet"))
+    #expect(tokens.roles[.idle] == DesignTokens.standard.roles[.idle])
+    #expect(tokens.color(for: .rest) == RGB(hex: "#ff2020"))
+    #expect(tokens.brightness.dayPercent == 100)
+    #expect(tokens.brightness.nightPercent == 25)
+    #expect(tokens.brightness.nightStart == DisplayKit.TimeOfDay(hour: 21, minute: 0))
+    #expect(tokens.brightness.nightEnd == DisplayKit.TimeOfDay(hour: 6, minute: 0))
+    #expect(tokens.blink.colonPeriodMilliseconds == 1000)
+    #expect(tokens.blink.pausePeriodMilliseconds == 500)
+    #expect(tokens.blink.cueFlashMilliseconds == 300)
+  }
+
+  @Test("presets come out as plans the daemon can run, defaults merged in")
+  func presets() throws {
+    let config = try #require(try Self.shipped())
+    let tabata = try #require(config.preset(named: "tabata")).plan
+    #expect(tabata.mode == .tabata(.tabata))
+    #expect(tabata.label == "Tabata")
+    #expect(tabata.countIn == .seconds(10))
+    #expect(tabata.cues == CueOptions())
+
+    let emom20 = try #require(config.preset(named: "emom-20")).plan
+    #expect(
+      emom20.mode == .emom(EMOMParameters(rounds: 20, labels: ["burpees", "wall balls"])))
+
+    let burpees = try #require(config.preset(named: "death-by-burpees")).plan
+    #expect(burpees.mode == .emom(EMOMParameters(rounds: 30, ladder: Ladder(start: 1, step: 1))))
+    #expect(burpees.label == "burpees")
+
+    let squat = try #require(config.preset(named: "squat-5x5")).plan
+    guard case .tempo(let tempo) = squat.mode else {
+      Issue.record("squat-5x5 is not a tempo preset")
+      return
+    }
+    #expect(tempo.tempo.halfSeconds == [6, 2, 2, 0])
+    #expect(tempo.reps == 5 && tempo.sets == 5 && tempo.setRest == .minutes(2))
+    #expect(tempo.startPhase == .eccentric && !tempo.unilateral)
+
+    let fight = try #require(config.preset(named: "fight-gone-bad")).plan
+    guard case .sequence(let sequence) = fight.mode else {
+      Issue.record("fight-gone-bad is not a sequence")
+      return
+    }
+    #expect(sequence.steps.count == 1)
+    #expect(sequence.steps[0].name == "round" && sequence.steps[0].repetitions == 3)
+    #expect(sequence.steps[0].steps.count == 6)
+    #expect(sequence.steps[0].steps[4].name == "row (calories)")
+    #expect(sequence.steps[0].steps[5].kind == .rest)
+    #expect(sequence.steps[0].steps.allSatisfy { $0.duration == .minutes(1) })
+
+    let intervals = try #require(config.preset(named: "intervals-30-30")).plan
+    #expect(
+      intervals.mode
+        == .intervals(
+          IntervalParameters(
+            work: .seconds(30), rest: .seconds(30), rounds: 10, sets: 2, setRest: .minutes(2))))
+    #expect(
+      config.preset(named: "rounds-for-time")?.plan.mode
+        == .forTime(ForTimeParameters(cap: .minutes(25), rounds: 5)))
+    #expect(
+      config.preset(named: "amrap-12")?.plan.mode == .amrap(AMRAPParameters(time: .minutes(12))))
+    #expect(
+      config.preset(named: "e2mom")?.plan.mode
+        == .emom(EMOMParameters(interval: .minutes(2), rounds: 8)))
+    #expect(config.preset(named: "clock")?.plan.mode == .clock(ClockFace()))
+
+    let classPlan = try #require(config.preset(named: "class")).plan
+    guard case .sequence(let steps) = classPlan.mode else {
+      Issue.record("class is not a sequence")
+      return
+    }
+    #expect(steps.steps.map(\.duration) == [.minutes(10), nil, .minutes(12), .minutes(5)])
+    #expect(steps.steps.map(\.skippable) == [true, true, false, true])
+    for preset in config.presets {
+      #expect(preset.plan.validationErrors().isEmpty, "\(preset.name)")
+      #expect(throws: Never.self) { try preset.plan.compile() }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// Every bad client gets an error or is dropped; the clock keeps running on time.
+
+import Glibc
+import HardwareKit
+import JSONKit
+import Testing
+
+@Suite(.serialized) struct BadClientTests {
+  /// Sends raw bytes on a new connection and returns the first reply line, if any.
+  private func exchange(_ daemon: DaemonHarness, _ bytes: String) throws -> JSONValue? {
+    var client = try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 2_000)
+    defer { try? client.close() }
+    try client.send(bytes, timeoutMilliseconds: 2_000)
+    return try client.readLine(timeoutMilliseconds: 3_000).flatMap { try? JSONValue.parse($0) }
+  }
+
+  @Test func garbageInvalidJSONAndUnknownCommandsGetErrors() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    #expect(try exchange(daemon, "hello\n")?["error"]?["code"]?.stringValue == "bad_json")
+    #expect(try exchange(daemon, "{\"cmd\": \n")?["error"]?["code"]?.stringValue == "bad_json")
+    #expect(try exchange(daemon, "[1,2]\n")?["error"]?["code"]?.stringValue == "bad_request")
+    #expect(try exchange(daemon, "{\"cmd\":\"fly\",\"id\":9}\n")?["id"]?.intValue == 9)
+    #expect(
+      try exchange(daemon, "{\"cmd\":\"fly\"}\n")?["error"]?["code"]?.stringValue
+        == "unknown_command")
+    #expect(
+      try exchange(daemon, "{\"v\":2,\"cmd\":\"status\"}\n")?["error"]?["code"]?.stringValue
+        == "unsupported_version")
+    #expect(try exchange(daemon, "\u{01}\u{02}\u{FF}binary\n")?["ok"] == false)
+    let long = "{\"cmd\":\"" + String(repeating: "x", count: 20_000) + "\"}\n"
+    #expect(try exchange(daemon, long)?["error"]?["code"]?.stringValue == "line_too_long")
+    #expect(try daemon.status()["state"]?.stringValue == "idle")
+  }
+
+  @Test func halfLinesSilentClientsAndCrowdsDoNotStopTheClock() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    _ = try daemon.request(["cmd": "start"])
+    let startedAt = MonotonicClock.now()
+    let baseline = try daemon.status()["elapsed_s"]?.doubleValue ?? 0
+
+    // A client that disconnects mid-line.
+    let halfway = try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 1_000)
+    try halfway.send("{\"cmd\":\"sta", timeoutMilliseconds: 1_000)
+    try halfway.close()
+
+    // Clients that connect and never speak, and 50 clients at once that all get answers.
+    var silent: [UnixClient] = []
+    for _ in 0..<5 {
+      silent.append(try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 1_000))
+    }
+    var crowd: [UnixClient] = []
+    for _ in 0..<50 {
+      crowd.append(try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 1_000))
+    }
+    for client in crowd { try client.send("{\"cmd\":\"status\"}\n", timeoutMilliseconds: 1_000) }
+    var answered = 0
+    for index in crowd.indices {
+      if let line = try crowd[index].readLine(timeoutMilliseconds: 3_000),
+        try JSONValue.parse(line)["ok"] == true
+      {
+        answered += 1
+      }
+      try crowd[index].close()
+    }
+    #expect(answered == 50)
+
+    // Past the limit of simultaneous clients the extra ones are told so.
+    var flood: [UnixClient] = []
+    for _ in 0..<70 {
+      if let client = try? UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 1_000) {
+        flood.append(client)
+      }
+    }
+    var refused = 0
+    for index in flood.indices.reversed().prefix(10) {
+      if let line = try? flood[index].readLine(timeoutMilliseconds: 2_000),
+        (try? JSONValue.parse(line))?["error"]?["code"]?.stringValue == "too_many_clients"
+      {
+        refused += 1
+      }
+    }
+    #expect(refused > 0)
+    for client in flood { try? client.close() }
+    for client in silent { try? client.close() }
+
+    // The clock kept time through all of it.
+    let now = MonotonicClock.now()
+    let elapsed = try daemon.status()["elapsed_s"]?.doubleValue ?? 0
+    let real = Double(MonotonicClock.now() - startedAt) / 1e9
+    #expect(abs((elapsed - baseline) - real) < 0.25 + Double(MonotonicClock.now() - now) / 1e9)
+    #expect(try daemon.status()["state"]?.stringValue == "running")
+  }
+
+  @Test func aSilentClientIsDroppedAfterTheTimeout() throws {
+    let daemon = try DaemonHarness(config: testConfig + "\ndaemon:\n  client_timeout: 1s\n")
+    try daemon.start()
+    var silent = try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 1_000)
+    defer { try? silent.close() }
+    // The daemon closes the connection: the read sees the end of the stream.
+    #expect(try silent.readLine(timeoutMilliseconds: 5_000) == nil)
+  }
+
+  @Test func memoryStaysBoundedUnderAFlood() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    guard let pid = daemon.process?.processID else { return }
+    let before = try ProcessStats.sample(processID: pid).residentBytes
+    for round in 0..<20 {
+      var clients: [UnixClient] = []
+      for _ in 0..<40 {
+        if let client = try? UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 1_000)
+        {
+          clients.append(client)
+        }
+      }
+      for client in clients {
+        // Half a megabyte without a newline: refused as too long, never buffered whole.
+        _ = try? client.send(
+          String(repeating: "y", count: round % 2 == 0 ? 9_000 : 100), timeoutMilliseconds: 500)
+      }
+      for client in clients { try? client.close() }
+    }
+    #expect(try daemon.status()["state"]?.stringValue == "idle")
+    let after = try ProcessStats.sample(processID: pid).residentBytes
+    #expect(after < before + 8 * 1024 * 1024, "resident memory grew from \(before) to \(after)")
+  }
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// wodclockd's command line: --check-config, --print-config, usage errors, missing files.
+
+import HardwareKit
+import Testing
+
+@Suite struct CommandLineTests {
+  private var repositoryRoot: String {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+  }
+
+  private func wodclockd(_ arguments: [String]) throws -> (
+    status: Int32, output: String, error: String
+  ) {
+    try run(binaryDirectory + "/wodclockd", arguments)
+  }
+
+  @Test(arguments: ["Config/wodclock.yaml", "Config/examples/demo.yaml"])
+  func shippedConfigsPassTheCheck(_ path: String) throws {
+    let result = try wodclockd(["--check-config", repositoryRoot + "/" + path])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output.hasPrefix("ok: "))
+  }
+
+  @Test func aBrokenConfigExits78WithCompilerStyleDiagnostics() throws {
+    let daemon = try DaemonHarness(config: testConfig.replacingFirst("rounds: 6", with: "rouds: 6"))
+    let result = try wodclockd(["--check-config", daemon.configPath])
+    #expect(result.status == 78)
+    #expect(result.error.contains("wodclock.yaml:8:7: error: unknown key 'rouds' in preset 'emom'"))
+    #expect(result.error.contains("      rouds: 6\n      ^~~~~\n"))
+    #expect(result.error.contains("hint: did you mean 'rounds'?"))
+  }
+
+  @Test func printConfigIsItselfAValidConfig() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    let printed = try wodclockd(["--print-config", daemon.configPath])
+    #expect(printed.status == 0)
+    #expect(printed.output.contains("count_in: 0s"))
+    try daemon.writeConfig(printed.output)
+    let again = try wodclockd(["--print-config", daemon.configPath])
+    #expect(again.output == printed.output)
+    #expect(try wodclockd(["--check-config", daemon.configPath]).status == 0)
+  }
+
+  @Test func usageErrorsExit64() throws {
+    let unknown = try wodclockd(["--confg", "x"])
+    #expect(unknown.status == 64)
+    #expect(unknown.error.contains("unknown option '--confg'; did you mean '--config'?"))
+    let speed = try wodclockd(["--speed", "0"])
+    #expect(speed.status == 64)
+    #expect(speed.error.contains("'--speed' takes a whole number from 1 to 1000"))
+  }
+
+  @Test func aMissingConfigFileSaysHowToStart() throws {
+    let result = try wodclockd(["--config", "/nonexistent/wodclock.yaml"])
+    #expect(result.status == 78)
+    #expect(
+      result.error.contains("cannot read the configuration: no such file or directory (ENOENT)"))
+    #expect(result.error.contains("hint: copy the annotated default"))
+  }
+}

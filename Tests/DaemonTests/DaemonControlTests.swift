@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The real daemon driven through wodclockctl and the socket; what the log and status say.
+
+import HardwareKit
+import JSONKit
+import Testing
+
+@Suite(.serialized) struct DaemonControlTests {
+  @Test func statusActionsAndTheLogOutput() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start(arguments: ["--speed", "10"])
+
+    let idle = try daemon.ctl(["status", "--json"])
+    #expect(idle.status == 0)
+    let status = try JSONValue.parse(idle.output)["status"]
+    #expect(status?["state"]?.stringValue == "idle")
+    #expect(status?["preset"]?.stringValue == "emom")
+    #expect(status?["mode"]?.stringValue == "emom")
+    #expect(status?["elapsed_s"]?.doubleValue == 0)
+    #expect(status?["remaining_s"]?.doubleValue == 60)
+    #expect(status?["round"]?.intValue == 1)
+    #expect(status?["rounds"]?.intValue == 6)
+
+    #expect(try daemon.ctl(["start"]).status == 0)
+    #expect(try eventually { try daemon.status()["round"]?.intValue == 2 })
+    let running = try daemon.status()
+    #expect(running["state"]?.stringValue == "running")
+    #expect((running["elapsed_s"]?.doubleValue ?? 0) >= 10)
+
+    let paused = try daemon.ctl(["pause"])
+    #expect(paused.status == 0)
+    #expect(paused.output.hasPrefix("paused  emom"))
+    let frozen = try daemon.status()["elapsed_s"]?.doubleValue
+    pause(milliseconds: 300)
+    #expect(try daemon.status()["elapsed_s"]?.doubleValue == frozen)
+
+    // A refused action: exit status 1 and the reason on stderr.
+    let refused = try daemon.ctl(["pause"])
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("cannot pause: the workout is paused"))
+
+    #expect(try daemon.ctl(["resume"]).status == 0)
+    #expect(try daemon.ctl(["finish"]).status == 0)
+    #expect(try daemon.status()["state"]?.stringValue == "finished")
+
+    let load = try daemon.ctl(["load", "amrap"])
+    #expect(load.status == 0)
+    #expect(try daemon.status()["remaining_s"]?.doubleValue == 1200)
+    let unknown = try daemon.ctl(["load", "amrapp"])
+    #expect(unknown.status == 1)
+    #expect(unknown.error.contains("no preset named 'amrapp'"))
+
+    let presets = try daemon.ctl(["presets"])
+    #expect(presets.output.contains("* amrap"))
+    #expect(presets.output.contains("  emom"))
+
+    let history = try daemon.ctl(["history", "--json"])
+    let entries = try JSONValue.parse(history.output)["history"]?.arrayValue ?? []
+    #expect(entries.count == 1)
+    #expect(entries.first?["preset"]?.stringValue == "emom")
+    #expect(entries.first?["outcome"]?.stringValue == "stopped")
+
+    try daemon.signal(.terminate)
+    #expect(try daemon.waitForExit() == .exited(0))
+    let log = daemon.log
+    #expect(log.contains("state state=running preset=emom mode=emom segment=work round=1/6"))
+    #expect(log.contains("cue cue=round_start round=2/6"))
+    #expect(log.contains("action action=pause preset=emom"))
+    #expect(log.contains("workout recorded preset=emom outcome=stopped"))
+    #expect(log.contains("stopping signal=SIGTERM"))
+  }
+
+  @Test func clientErrorsHaveUsefulExitCodes() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    let missing = try daemon.ctl(["status"])
+    #expect(missing.status == 69)
+    #expect(missing.error.contains("not reachable"))
+    let usage = try daemon.ctl(["stauts"])
+    #expect(usage.status == 64)
+    #expect(usage.error.contains("did you mean 'status'?"))
+    let help = try daemon.ctl(["load", "--help"])
+    #expect(help.status == 0)
+    #expect(help.output.contains("usage: wodclockctl load PRESET"))
+  }
+
+  @Test func watchFollowsTheClock() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start(arguments: ["--speed", "20"])
+    var client = try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 2_000)
+    defer { try? client.close() }
+    try client.send("{\"cmd\":\"subscribe\"}\n", timeoutMilliseconds: 1_000)
+    #expect(try JSONValue.parse(client.readLine(timeoutMilliseconds: 2_000) ?? "")["ok"] == true)
+    _ = try daemon.request(["cmd": "start"])
+    var cues: [String] = []
+    var states: [String] = []
+    while cues.count < 6 {
+      guard let line = try client.readLine(timeoutMilliseconds: 5_000) else { break }
+      let event = try JSONValue.parse(line)
+      if let name = event["cue"]?["name"]?.stringValue { cues.append(name) }
+      if let state = event["status"]?["state"]?.stringValue { states.append(state) }
+    }
+    #expect(Array(cues.prefix(3)) == ["start", "round_start", "segment_start"])
+    #expect(cues.contains("countdown"))
+    #expect(states.contains("running"))
+  }
+}

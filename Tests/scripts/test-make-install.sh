@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make install` into a staging root: every file lands where the unit expects it, an existing
+# configuration is never overwritten, and `make uninstall` removes the program but keeps it.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+cd "$root"
+make -s install DESTDIR="$stage" CONFIGURATION=debug >/dev/null
+for f in usr/local/bin/wodclockd usr/local/bin/wodclockctl etc/systemd/system/wodclockd.service \
+  etc/wodclock/wodclock.yaml etc/udev/rules.d/60-wodclock.rules \
+  usr/local/share/doc/wodclock/examples/demo.yaml; do
+  [ -e "$stage/$f" ] || { echo "missing after install: $f"; exit 1; }
+done
+"$stage/usr/local/bin/wodclockd" --check-config "$stage/etc/wodclock/wodclock.yaml" >/dev/null
+echo "# edited by the owner" >> "$stage/etc/wodclock/wodclock.yaml"
+out=$(make -s install DESTDIR="$stage" CONFIGURATION=debug)
+echo "$out" | grep -q "keeping the existing" || { echo "install did not say it kept the config"; exit 1; }
+grep -q "edited by the owner" "$stage/etc/wodclock/wodclock.yaml" || { echo "config overwritten"; exit 1; }
+make -s uninstall DESTDIR="$stage" >/dev/null
+[ ! -e "$stage/usr/local/bin/wodclockd" ] || { echo "uninstall left the daemon"; exit 1; }
+[ -e "$stage/etc/wodclock/wodclock.yaml" ] || { echo "uninstall removed the config"; exit 1; }
+echo "install and uninstall ok"
