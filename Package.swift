@@ -40,7 +40,7 @@ let package = Package(
     .executableTarget(
       name: "wodclock-bench",
       dependencies: [
-        "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "WodclockDaemon",
+        "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "JSONKit", "WodclockDaemon",
       ]),
 
     .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),

@@ -9,7 +9,14 @@ func writeError(_ text: String) {
 }
 
 /// Prints one figure as `NAME VALUE UNIT`.
-func report(_ name: String, _ value: Double, _ unit: String) {
-  let rounded = value >= 100 ? String(Int(value.rounded())) : String((value * 10).rounded() / 10)
+/// - Parameter decimals: digits after the point below 100, 0 for counts; a figure whose goal
+///   is a small fraction (0.1 % of a core) needs more than the default one.
+func report(_ name: String, _ value: Double, _ unit: String, decimals: Int = 1) {
+  var scale = 1.0
+  for _ in 0..<max(decimals, 0) { scale *= 10 }
+  // A difference can be negative: the magnitude decides the rounding.
+  let rounded =
+    abs(value) >= 100 || decimals <= 0
+    ? String(Int(value.rounded())) : String((value * scale).rounded() / scale)
   print("\(name) \(rounded) \(unit)")
 }

@@ -7,37 +7,81 @@ import Glibc
 struct Benchmark {
   var name: String
   var summary: String
-  var run: () throws -> Void
+  var run: (BenchmarkOptions) throws -> Void
+}
+
+/// Options shared by every benchmark on the command line.
+struct BenchmarkOptions {
+  /// `--seconds N`: the measuring window of the benchmarks that watch a running daemon, so a
+  /// quick check does not take minutes; `nil` means each benchmark's own default.
+  var seconds: Int?
+
+  func window(default seconds: Int) -> Int { self.seconds ?? seconds }
 }
 
 let benchmarks: [Benchmark] = [
   Benchmark(
     name: "engine", summary: "ns per advance and per snapshot for every mode",
-    run: EngineBenchmark.run),
+    run: { _ in try EngineBenchmark.run() }),
   Benchmark(
     name: "config", summary: "ms to parse and validate a config with 1,000 presets",
-    run: ConfigBenchmark.run),
+    run: { _ in try ConfigBenchmark.run() }),
+  Benchmark(
+    name: "wakeup",
+    summary: "the daemon's wake-up lateness beside the timer floor, idle and loaded",
+    run: WakeupBenchmark.run),
+  Benchmark(
+    name: "resources", summary: "CPU time and peak RSS of the daemon running an AMRAP",
+    run: ResourcesBenchmark.run),
+  Benchmark(
+    name: "ready", summary: "ms from exec to READY=1 on the notify socket",
+    run: ReadyBenchmark.run),
+  Benchmark(
+    name: "json", summary: "ns to parse and to serialize a control message",
+    run: { _ in try JSONBenchmark.run() }),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
-  var text = "usage: wodclock-bench <benchmark>... | all\n\nbenchmarks:\n"
+  var text = "usage: wodclock-bench [--seconds N] <benchmark>... | all\n\nbenchmarks:\n"
   for benchmark in benchmarks { text += "  \(benchmark.name)  \(benchmark.summary)\n" }
+  text += "\noptions:\n  --seconds N  measuring window of wakeup (per case) and resources "
+  text += "(default 60)\n\nwakeup, resources and ready start the wodclockd found next to this "
+  text += "program;\nbuild both with `swift build -c release --static-swift-stdlib`.\n"
   writeError(text)
   exit(64)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let selected = arguments == ["all"] ? benchmarks.map(\.name) : arguments
-if selected.isEmpty { usage(benchmarks) }
-for name in selected {
-  guard let benchmark = benchmarks.first(where: { $0.name == name }) else {
-    writeError("wodclock-bench: unknown benchmark '\(name)'\n")
+var options = BenchmarkOptions()
+var selected: [String] = []
+var remaining = Array(CommandLine.arguments.dropFirst())[...]
+while let argument = remaining.popFirst() {
+  switch argument {
+  case "--seconds":
+    guard let value = remaining.popFirst(), let seconds = Int(value), seconds > 0 else {
+      writeError("wodclock-bench: --seconds needs a positive whole number\n")
+      usage(benchmarks)
+    }
+    options.seconds = seconds
+  case "--help", "-h":
     usage(benchmarks)
+  case "all":
+    selected += benchmarks.map(\.name)
+  default:
+    selected.append(argument)
   }
+}
+if selected.isEmpty { usage(benchmarks) }
+for name in selected where !benchmarks.contains(where: { $0.name == name }) {
+  writeError("wodclock-bench: unknown benchmark '\(name)'\n")
+  usage(benchmarks)
+}
+Interruption.install()
+for name in selected {
+  guard let benchmark = benchmarks.first(where: { $0.name == name }) else { continue }
   do {
-    try benchmark.run()
+    try benchmark.run(options)
   } catch {
     writeError("wodclock-bench: \(name): \(error)\n")
-    exit(1)
+    exit(Interruption.requested ? 130 : 1)
   }
 }
