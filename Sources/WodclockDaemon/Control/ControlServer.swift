@@ -46,6 +46,9 @@ final class ControlServer {
 
   var clientCount: Int { clients.count }
 
+  /// Whether anyone has subscribed to events (so the daemon can skip building them).
+  var hasSubscribers: Bool { clients.values.contains(where: \.subscribed) }
+
   /// Handles a poller event for one of this server's tokens. `respond` executes a request and
   /// returns the reply (and whether the client now subscribes).
   func handle(

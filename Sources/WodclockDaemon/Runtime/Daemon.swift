@@ -579,7 +579,7 @@ public final class Daemon {
         fail(slot, error, at: now)
       }
     }
-    if let server {
+    if let server, server.hasSubscribers {
       for cue in cues {
         server.broadcast(ControlProtocol.event("cue", [("cue", ControlProtocol.cue(cue))]))
       }
