@@ -16,7 +16,7 @@ public struct PluginKind: Sendable {
 /// Every plugin kind the daemon knows.
 public enum PluginCatalog {
   public static let kinds: [PluginKind] = [
-    PluginKind(schema: TerminalOutput.schema, factory: .output(TerminalOutput.init(instance:))),
+    PluginKind(schema: TerminalOutput.schema, factory: .output { TerminalOutput(instance: $0) }),
     PluginKind(schema: LogOutput.schema, factory: .output(LogOutput.init(instance:))),
     PluginKind(schema: KeyboardInput.schema, factory: .input(KeyboardInput.init(instance:))),
   ]

@@ -12,7 +12,7 @@ public final class TerminalOutput: OutputPlugin {
   public let id: String
   public let kind = "terminal"
   private let colorSetting: String
-  private let output = FileDescriptor.standardOutput
+  private let output: FileDescriptor
   private var fullScreen = false
   private var useColor = false
   private var lastLines: [String] = []
@@ -21,6 +21,12 @@ public final class TerminalOutput: OutputPlugin {
   private var lastFrame: OutputFrame?
   private var flashUntil: Int64 = 0
   private var context: PluginContext?
+  /// Bytes of a frame the terminal has not taken yet (it is slow, or scrolling is stopped with
+  /// Ctrl-S). They are finished before the next frame starts, so no escape sequence is cut.
+  private var pending: [UInt8] = []
+  private var wasNonBlocking = false
+  /// How soon to try again when the terminal is not taking bytes.
+  static let retryInterval: Int64 = 50_000_000
 
   public static let schema = PluginSchema(
     kind: "terminal", direction: .output,
@@ -34,13 +40,20 @@ public final class TerminalOutput: OutputPlugin {
   private static let enterFullScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
   private static let leaveFullScreen = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
-  public init(instance: PluginInstance) {
+  /// - Parameter output: where to draw; the daemon's stdout (another terminal in tests).
+  public init(instance: PluginInstance, output: FileDescriptor = .standardOutput) {
+    self.output = output
     id = instance.id
     colorSetting = instance.settings.string("color") ?? "auto"
   }
 
   public func start(_ context: PluginContext) throws {
     self.context = context
+    // Writes must never block the daemon's loop: a stuck terminal or a full pipe costs this
+    // output its frames, never the clock its time.
+    wasNonBlocking = (try? output.isNonBlocking()) ?? false
+    try? output.setNonBlocking(true)
+    pending = []
     fullScreen = Terminal.isTTY(output)
     useColor = colorSetting == "always" || (colorSetting == "auto" && fullScreen)
     if fullScreen {
@@ -51,6 +64,14 @@ public final class TerminalOutput: OutputPlugin {
 
   public func render(_ frame: OutputFrame) throws {
     lastFrame = frame
+    if !pending.isEmpty {
+      flush()
+      // Still stuck: skip this frame; the latest one is drawn once the terminal drains.
+      if !pending.isEmpty {
+        lastLines = []
+        return
+      }
+    }
     if !frame.cues.isEmpty {
       let flash = Int64(frame.tokens.blink.cueFlashMilliseconds) * 1_000_000
       if frame.cues.contains(where: Self.flashes) { flashUntil = frame.monotonicNow + flash }
@@ -69,6 +90,7 @@ public final class TerminalOutput: OutputPlugin {
   }
 
   public func nextWakeUp(after now: Int64) -> Int64? {
+    if !pending.isEmpty { return now + Self.retryInterval }
     guard fullScreen, let frame = lastFrame else { return nil }
     // Blinks and flashes need frames between the engine's own deadlines.
     var candidates: [Int64] = []
@@ -91,9 +113,15 @@ public final class TerminalOutput: OutputPlugin {
 
   public func stop() {
     if fullScreen {
-      write(Self.leaveFullScreen)
+      // Leaving the alternate screen matters more than a half-drawn frame: drop the rest of it
+      // and make sure the terminal gets its cursor back.
+      pending = []
+      try? output.setNonBlocking(false)
+      _ = try? output.writeAll(Array(Self.leaveFullScreen.utf8))
       fullScreen = false
     }
+    pending = []
+    try? output.setNonBlocking(wasNonBlocking)
     context = nil
   }
 
@@ -133,8 +161,23 @@ public final class TerminalOutput: OutputPlugin {
   }
 
   private func write(_ text: String) {
-    // A terminal that cannot keep up with a few hundred bytes a second is not worth a retry
-    // loop: what is not written now is replaced by the next frame.
-    _ = try? output.writeAll(Array(text.utf8))
+    pending += Array(text.utf8)
+    flush()
+  }
+
+  /// Writes what the terminal takes now, keeps the rest.
+  private func flush() {
+    while !pending.isEmpty {
+      switch try? output.write(pending) {
+      case .written(let count)?:
+        pending.removeFirst(count)
+      case .wouldBlock?:
+        return
+      case nil:
+        // The terminal is gone (hung up): nothing more can be shown there.
+        pending = []
+        return
+      }
+    }
   }
 }
