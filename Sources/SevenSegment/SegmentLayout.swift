@@ -74,7 +74,7 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
       case ":", ".":
         guard !classes.isEmpty else {
           throw SegmentLayoutError(
-            template, "'\(character)' at position \(index + 1) follows no digit")
+            template: template, reason: "'\(character)' at position \(index + 1) follows no digit")
         }
         if character == ":" {
           colons.append(classes.count - 1)
@@ -85,17 +85,17 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
         break
       default:
         throw SegmentLayoutError(
-          template,
-          "'\(character)' at position \(index + 1) is not a digit letter (R, H, M, S, _), ':', '.' or a space"
+          template: template,
+          reason: "'\(character)' at position \(index + 1) is not a digit letter (R, H, M, S, _), ':', '.' or a space"
         )
       }
     }
-    guard !classes.isEmpty else { throw SegmentLayoutError(template, "it has no digits") }
+    guard !classes.isEmpty else { throw SegmentLayoutError(template: template, reason: "it has no digits") }
     guard classes.count <= 64 else {
-      throw SegmentLayoutError(template, "it has more than 64 digits")
+      throw SegmentLayoutError(template: template, reason: "it has more than 64 digits")
     }
     if Set(colons).count != colons.count || Set(dots).count != dots.count {
-      throw SegmentLayoutError(template, "a digit is followed by two colons or two dots")
+      throw SegmentLayoutError(template: template, reason: "a digit is followed by two colons or two dots")
     }
 
     func runs(_ matching: (Character) -> Bool) -> [Range<Int>] {
@@ -114,10 +114,10 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
     let counterRuns = runs { $0 == "R" }
     let timeRuns = runs { $0 == "H" || $0 == "M" || $0 == "S" }
     guard counterRuns.count <= 1 else {
-      throw SegmentLayoutError(template, "the counter digits (R) must be one run")
+      throw SegmentLayoutError(template: template, reason: "the counter digits (R) must be one run")
     }
     guard timeRuns.count <= 1 else {
-      throw SegmentLayoutError(template, "the time digits (H, M, S) must be one run")
+      throw SegmentLayoutError(template: template, reason: "the time digits (H, M, S) must be one run")
     }
     var groups: [TimeGroup] = []
     if let run = timeRuns.first {
@@ -133,12 +133,12 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
         } else {
           if let last = groups.last {
             guard last.unit > unit else {
-              throw SegmentLayoutError(template, "time units must run from H to M to S")
+              throw SegmentLayoutError(template: template, reason: "time units must run from H to M to S")
             }
             guard last.unit.rawValue == unit.rawValue * 60 else {
               throw SegmentLayoutError(
-                template,
-                "a time unit is missing between \(Self.letter(last.unit)) and \(Self.letter(unit))")
+                template: template,
+                reason: "a time unit is missing between \(Self.letter(last.unit)) and \(Self.letter(unit))")
             }
           }
           groups.append(TimeGroup(unit: unit, positions: index..<(index + 1)))
@@ -146,7 +146,7 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
       }
       for group in groups.dropFirst() where group.positions.count != 2 {
         throw SegmentLayoutError(
-          template, "\(Self.letter(group.unit)) below another unit needs exactly two digits")
+          template: template, reason: "\(Self.letter(group.unit)) below another unit needs exactly two digits")
       }
     }
     digitCount = classes.count
@@ -169,7 +169,7 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
 public struct SegmentLayoutError: Error, Equatable, CustomStringConvertible {
   public var template: String
   public var reason: String
-  init(_ template: String, _ reason: String) {
+  public init(template: String, reason: String) {
     self.template = template
     self.reason = reason
   }

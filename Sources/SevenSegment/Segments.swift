@@ -41,6 +41,10 @@ public struct UnshowableCharacterError: Error, Equatable, CustomStringConvertibl
   public var character: Character
   /// Where it stood in the text, 0-based.
   public var position: Int
+  public init(character: Character, position: Int) {
+    self.character = character
+    self.position = position
+  }
   public var description: String {
     "'\(character)' (position \(position + 1)) cannot be shown on a 7-segment digit; "
       + "digits, the minus sign, blank and the letters \(SegmentFont.letters) can"
