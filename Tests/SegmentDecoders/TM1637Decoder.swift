@@ -62,8 +62,8 @@ public struct TM1637Decoder {
           bits = []
           bytes = []
         } else {
-          // STOP.
-          if !bits.isEmpty { violations.append("STOP after \(bits.count) bits of a byte") }
+          // STOP. Its own CLK rising edge (CLK goes high before DIO does) is not a data bit.
+          if bits.count > 1 { violations.append("STOP after \(bits.count - 1) bits of a byte") }
           if inTransaction { finish(bytes) }
           inTransaction = false
         }
