@@ -86,16 +86,20 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
       default:
         throw SegmentLayoutError(
           template: template,
-          reason: "'\(character)' at position \(index + 1) is not a digit letter (R, H, M, S, _), ':', '.' or a space"
+          reason:
+            "'\(character)' at position \(index + 1) is not a digit letter (R, H, M, S, _), ':', '.' or a space"
         )
       }
     }
-    guard !classes.isEmpty else { throw SegmentLayoutError(template: template, reason: "it has no digits") }
+    guard !classes.isEmpty else {
+      throw SegmentLayoutError(template: template, reason: "it has no digits")
+    }
     guard classes.count <= 64 else {
       throw SegmentLayoutError(template: template, reason: "it has more than 64 digits")
     }
     if Set(colons).count != colons.count || Set(dots).count != dots.count {
-      throw SegmentLayoutError(template: template, reason: "a digit is followed by two colons or two dots")
+      throw SegmentLayoutError(
+        template: template, reason: "a digit is followed by two colons or two dots")
     }
 
     func runs(_ matching: (Character) -> Bool) -> [Range<Int>] {
@@ -117,7 +121,8 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
       throw SegmentLayoutError(template: template, reason: "the counter digits (R) must be one run")
     }
     guard timeRuns.count <= 1 else {
-      throw SegmentLayoutError(template: template, reason: "the time digits (H, M, S) must be one run")
+      throw SegmentLayoutError(
+        template: template, reason: "the time digits (H, M, S) must be one run")
     }
     var groups: [TimeGroup] = []
     if let run = timeRuns.first {
@@ -133,12 +138,15 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
         } else {
           if let last = groups.last {
             guard last.unit > unit else {
-              throw SegmentLayoutError(template: template, reason: "time units must run from H to M to S")
+              throw SegmentLayoutError(
+                template: template, reason: "time units must run from H to M to S")
             }
             guard last.unit.rawValue == unit.rawValue * 60 else {
               throw SegmentLayoutError(
                 template: template,
-                reason: "a time unit is missing between \(Self.letter(last.unit)) and \(Self.letter(unit))")
+                reason:
+                  "a time unit is missing between \(Self.letter(last.unit)) and \(Self.letter(unit))"
+              )
             }
           }
           groups.append(TimeGroup(unit: unit, positions: index..<(index + 1)))
@@ -146,7 +154,8 @@ public struct SegmentLayout: Hashable, Sendable, CustomStringConvertible {
       }
       for group in groups.dropFirst() where group.positions.count != 2 {
         throw SegmentLayoutError(
-          template: template, reason: "\(Self.letter(group.unit)) below another unit needs exactly two digits")
+          template: template,
+          reason: "\(Self.letter(group.unit)) below another unit needs exactly two digits")
       }
     }
     digitCount = classes.count

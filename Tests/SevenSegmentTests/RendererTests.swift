@@ -146,12 +146,18 @@ import WorkoutCore
   @Test func blinkPeriods() throws {
     let options = SegmentDisplayOptions(layout: try SegmentLayout(parsing: "RR MM:SS"))
     var clock = try Workout(.clock(ClockFace()))
-    #expect(SegmentRenderer.blinkPeriodMilliseconds(clock.snapshot(1), options: options, tokens: .standard) == 1000)
+    #expect(
+      SegmentRenderer.blinkPeriodMilliseconds(
+        clock.snapshot(1), options: options, tokens: .standard) == 1000)
     var emom = try Workout(.emom(EMOMParameters(rounds: 3)))
     try emom.start()
-    #expect(SegmentRenderer.blinkPeriodMilliseconds(emom.snapshot(5), options: options, tokens: .standard) == nil)
+    #expect(
+      SegmentRenderer.blinkPeriodMilliseconds(emom.snapshot(5), options: options, tokens: .standard)
+        == nil)
     try emom.apply(.pause, at: 6)
-    #expect(SegmentRenderer.blinkPeriodMilliseconds(emom.snapshot(7), options: options, tokens: .standard) == 1000)
+    #expect(
+      SegmentRenderer.blinkPeriodMilliseconds(emom.snapshot(7), options: options, tokens: .standard)
+        == 1000)
   }
 
   @Test func onlyChangedDigitsAreListed() {

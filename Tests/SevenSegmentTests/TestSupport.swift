@@ -93,7 +93,9 @@ struct Workout {
     engine = try WorkoutEngine(
       plan: WorkoutPlan(name: "test", mode: mode, countIn: .seconds(countIn)))
   }
-  mutating func start(at seconds: Double = 0) throws { _ = try engine.apply(.start, at: at(seconds)) }
+  mutating func start(at seconds: Double = 0) throws {
+    _ = try engine.apply(.start, at: at(seconds))
+  }
   mutating func apply(_ action: WorkoutAction, at seconds: Double) throws {
     _ = engine.advance(to: at(seconds))
     _ = try engine.apply(action, at: at(seconds))
