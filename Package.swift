@@ -17,6 +17,8 @@ let package = Package(
     .target(name: "JSONKit"),
     .target(name: "Configuration", dependencies: ["WorkoutCore", "ConfigFormat", "DisplayKit"]),
     .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
+    // 7-segment rendering: segment font, layout templates, frames. Pure like DisplayKit.
+    .target(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
 
     // The one layer that talks to the operating system.
     .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
@@ -26,17 +28,25 @@ let package = Package(
       name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
     .target(name: "CGPIOShim", dependencies: ["CGPIOD"]),
     .target(name: "HardwareKit", dependencies: ["CLinux", "CGPIOShim"]),
+    // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
+    .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
     // Composition: plugins, loop, control socket, CLI.
     .target(
       name: "WodclockDaemon",
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
+        "SevenSegment", "SegmentDrivers",
       ]),
     .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
     .executableTarget(name: "wodclockctl", dependencies: ["WodclockDaemon"]),
     // Hardware-in-the-loop check of the GPIO layer, run inside a gpio-sim VM (Tests/hil).
     .executableTarget(name: "wodclock-gpio-check", dependencies: ["HardwareKit"]),
+    // Hardware-in-the-loop check of the bit-banged 7-segment drivers against gpio-sim and of
+    // the HT16K33 driver against i2c-stub (Tests/hil); decodes with the tests' decoders.
+    .executableTarget(
+      name: "wodclock-segment-check",
+      dependencies: ["SevenSegment", "SegmentDrivers", "HardwareKit", "SegmentDecoders"]),
     .executableTarget(
       name: "wodclock-bench",
       dependencies: [
@@ -54,6 +64,15 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit"]),
     .testTarget(name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore"]),
+    // Protocol decoders written from the datasheets, independent of the drivers' encoders:
+    // shared by the unit tests and the hardware-in-the-loop check.
+    .target(name: "SegmentDecoders", path: "Tests/SegmentDecoders"),
+    .testTarget(
+      name: "SevenSegmentTests",
+      dependencies: [
+        "SevenSegment", "SegmentDrivers", "SegmentDecoders", "HardwareKit", "DisplayKit",
+        "WorkoutCore",
+      ]),
     .testTarget(
       name: "DaemonTests",
       dependencies: ["WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration"]),

@@ -20,6 +20,9 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+#include <linux/i2c.h>
+#include <linux/i2c-dev.h>
+#include <linux/spi/spidev.h>
 
 extern char **environ;
 
@@ -226,4 +229,127 @@ int clinux_open_pty(int *primary, int *secondary, char *name, size_t nameCapacit
     return -1;
   }
   return 0;
+}
+
+// MARK: serial ports
+
+static speed_t clinux_baud_constant(unsigned int baud) {
+  switch (baud) {
+    case 1200: return B1200;
+    case 2400: return B2400;
+    case 4800: return B4800;
+    case 9600: return B9600;
+    case 19200: return B19200;
+    case 38400: return B38400;
+    case 57600: return B57600;
+    case 115200: return B115200;
+    case 230400: return B230400;
+    case 460800: return B460800;
+    case 500000: return B500000;
+    case 921600: return B921600;
+    case 1000000: return B1000000;
+    default: return 0;
+  }
+}
+
+static long clinux_baud_value(speed_t speed) {
+  static const unsigned int known[] = {1200,   2400,   4800,   9600,   19200,  38400,  57600,
+                                       115200, 230400, 460800, 500000, 921600, 1000000};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    if (clinux_baud_constant(known[i]) == speed) return (long)known[i];
+  }
+  return 0;
+}
+
+int clinux_serial_configure(int fd, unsigned int baud) {
+  speed_t speed = clinux_baud_constant(baud);
+  if (speed == 0) {
+    errno = EINVAL;
+    return -1;
+  }
+  struct termios settings;
+  if (tcgetattr(fd, &settings) != 0) return -1;
+  cfmakeraw(&settings);
+  settings.c_cflag &= ~(CSTOPB | PARENB | CRTSCTS);
+  settings.c_cflag |= CS8 | CREAD | CLOCAL;
+  settings.c_cc[VMIN] = 0;
+  settings.c_cc[VTIME] = 0;
+  if (cfsetispeed(&settings, speed) != 0 || cfsetospeed(&settings, speed) != 0) return -1;
+  return tcsetattr(fd, TCSANOW, &settings);
+}
+
+long clinux_serial_speed(int fd) {
+  struct termios settings;
+  if (tcgetattr(fd, &settings) != 0) return -1;
+  return clinux_baud_value(cfgetospeed(&settings));
+}
+
+int clinux_serial_is_raw(int fd) {
+  struct termios settings;
+  if (tcgetattr(fd, &settings) != 0) return -1;
+  return (settings.c_lflag & (ICANON | ECHO)) == 0 && (settings.c_oflag & OPOST) == 0 &&
+         (settings.c_cflag & CSIZE) == CS8;
+}
+
+// MARK: I2C (i2c-dev)
+
+static int clinux_smbus(int fd, char direction, unsigned char command, int size,
+                        union i2c_smbus_data *data) {
+  struct i2c_smbus_ioctl_data arguments = {
+      .read_write = direction, .command = command, .size = size, .data = data};
+  return ioctl(fd, I2C_SMBUS, &arguments);
+}
+
+int clinux_i2c_set_address(int fd, int address) { return ioctl(fd, I2C_SLAVE, (long)address); }
+
+long clinux_i2c_functions(int fd) {
+  unsigned long functions = 0;
+  if (ioctl(fd, I2C_FUNCS, &functions) != 0) return -1;
+  return (long)functions;
+}
+
+int clinux_i2c_smbus_send_byte(int fd, unsigned char value) {
+  return clinux_smbus(fd, I2C_SMBUS_WRITE, value, I2C_SMBUS_BYTE, NULL);
+}
+
+int clinux_i2c_smbus_write_block(int fd, unsigned char command, const unsigned char *data,
+                                 int length) {
+  if (length < 1 || length > I2C_SMBUS_BLOCK_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  union i2c_smbus_data block;
+  block.block[0] = (unsigned char)length;
+  memcpy(&block.block[1], data, (size_t)length);
+  return clinux_smbus(fd, I2C_SMBUS_WRITE, command, I2C_SMBUS_I2C_BLOCK_DATA, &block);
+}
+
+int clinux_i2c_smbus_read_block(int fd, unsigned char command, unsigned char *data, int length) {
+  if (length < 1 || length > I2C_SMBUS_BLOCK_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  union i2c_smbus_data block;
+  block.block[0] = (unsigned char)length;
+  if (clinux_smbus(fd, I2C_SMBUS_READ, command, I2C_SMBUS_I2C_BLOCK_DATA, &block) != 0) return -1;
+  int count = block.block[0] < length ? block.block[0] : length;
+  memcpy(data, &block.block[1], (size_t)count);
+  return count;
+}
+
+int clinux_i2c_can_write_blocks(long functions) {
+  unsigned long bits = (unsigned long)functions;
+  return (bits & I2C_FUNC_SMBUS_WRITE_BYTE) != 0 && (bits & I2C_FUNC_SMBUS_WRITE_I2C_BLOCK) != 0;
+}
+
+// MARK: SPI (spidev)
+
+int clinux_spi_configure(int fd, int mode, unsigned int speed) {
+  unsigned char spiMode = (unsigned char)mode;
+  unsigned char bits = 8;
+  unsigned char lsbFirst = 0;
+  if (ioctl(fd, SPI_IOC_WR_MODE, &spiMode) != 0) return -1;
+  if (ioctl(fd, SPI_IOC_WR_LSB_FIRST, &lsbFirst) != 0) return -1;
+  if (ioctl(fd, SPI_IOC_WR_BITS_PER_WORD, &bits) != 0) return -1;
+  return ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &speed);
 }

@@ -17,7 +17,11 @@ import Testing
     try run(binaryDirectory + "/wodclockd", arguments)
   }
 
-  @Test(arguments: ["Config/wodclock.yaml", "Config/examples/demo.yaml"])
+  @Test(arguments: [
+    "Config/wodclock.yaml", "Config/examples/demo.yaml", "Config/examples/tm1637.yaml",
+    "Config/examples/max7219.yaml", "Config/examples/shift-register.yaml",
+    "Config/examples/ht16k33.yaml", "Config/examples/sparkfun-serial.yaml",
+  ])
   func shippedConfigsPassTheCheck(_ path: String) throws {
     let result = try wodclockd(["--check-config", repositoryRoot + "/" + path])
     #expect(result.status == 0, "\(result.error)")

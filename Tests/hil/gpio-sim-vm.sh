@@ -38,6 +38,9 @@
 #                           (e.g. "-1,8"); its lines are driven by writing 0/1 to
 #                           /sys/kernel/debug/gpio-mockup/<gpiochipN>/<offset>.
 #                           Loaded first, so it takes the lowest gpiochip number.
+#   --i2c-stub ADDRS        also load i2c-dev and i2c-stub with chip_addr=ADDRS
+#                           (e.g. "0x70"): a fake SMBus chip (256 byte registers)
+#                           at each address; its bus is $I2C_STUB_BUS in the VM.
 #   -t, --timeout SEC       hard wall-clock limit for the whole VM run (default 300)
 #   --boot-timeout SEC      give up if the VM's /init has not started by then
 #                           (default 120)
@@ -62,6 +65,7 @@
 #   $GPIO_SIM_CHIP<B>, $GPIO_SIM_SYSFS<B>, $GPIO_SIM_LABEL<B>  the same for bank B;
 #                           $GPIO_SIM_BANKS = count
 #   $GPIO_SIM_VM=1
+#   $I2C_STUB_BUS           with --i2c-stub: the stub's bus device, e.g. /dev/i2c-0
 #   sim-pull [-b B] OFFSET up|down   drive an INPUT line from "outside" (writes
 #                                    pull-up/pull-down to .../sim_gpioOFFSET/pull)
 #   sim-value [-b B] OFFSET          print what the outside world sees on a line
@@ -113,11 +117,11 @@ usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 
 # ---------------------------------------------------------------- arguments --
 FILES=() ENVS=() LINE_NAMES=()
-WORKDIR=/ BANKS=8 MOCKUP="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
+WORKDIR=/ BANKS=8 MOCKUP="" I2C_STUB="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
 SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0
 while [ $# -gt 0 ]; do
   case "$1" in   # options that take a value must have one
-    -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log)
+    -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|--i2c-stub|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log)
       [ $# -ge 2 ] || die "$1 needs a value" ;;
   esac
   case "$1" in
@@ -128,6 +132,7 @@ while [ $# -gt 0 ]; do
     --banks) BANKS=$2; shift 2 ;;
     --line-name) LINE_NAMES+=("$2"); shift 2 ;;
     --mockup) MOCKUP=$2; shift 2 ;;
+    --i2c-stub) I2C_STUB=$2; shift 2 ;;
     -t|--timeout) TIMEOUT=$2; shift 2 ;;
     --boot-timeout) BOOT_TIMEOUT=$2; shift 2 ;;
     --accel) ACCEL=$2; shift 2 ;;
@@ -215,6 +220,35 @@ extract_vmlinux() {  # extract_vmlinux BZIMAGE OUT
   fi
 }
 
+# i2c-dev and i2c-stub ship as modules in Debian's linux-image (CONFIG_I2C_CHARDEV=m,
+# CONFIG_I2C_STUB=m); the I2C core too where it is not built in. Copies whichever exist
+# (plain or xz-compressed) from an unpacked linux-image tree.
+copy_i2c_modules() {  # copy_i2c_modules IMAGE_ROOT DEST_DIR
+  local m f
+  for m in i2c-core i2c-dev i2c-stub; do
+    f=$(find "$1/lib/modules/$KREL/kernel/drivers/i2c" -maxdepth 1 -name "$m.ko*" | head -1)
+    [ -n "$f" ] || continue
+    case "$f" in
+      *.xz) xz -dc "$f" >"$2/$m.ko" ;;
+      *) cp "$f" "$2/$m.ko" ;;
+    esac
+  done
+  [ -f "$2/i2c-stub.ko" ] && [ -f "$2/i2c-dev.ko" ]
+}
+
+# Caches built before i2c-stub support: add the two modules from the linux-image package.
+add_i2c_modules() {
+  local scratch
+  log "adding i2c-dev and i2c-stub to the kernel cache"
+  scratch=$(mktemp -d "/tmp/$PROG-i2c.XXXXXX")
+  ( cd "$scratch" && apt-get download "linux-image-$KREL" >apt-download.log 2>&1 ) \
+    || { cat "$scratch/apt-download.log" >&2; rm -rf "$scratch"; die "apt-get download failed"; }
+  dpkg -x "$scratch"/linux-image-"$KREL"_*.deb "$scratch/img"
+  copy_i2c_modules "$scratch/img" "$CACHE/modules" || { rm -rf "$scratch"; die "no i2c-dev/i2c-stub in linux-image-$KREL"; }
+  strip --strip-debug "$CACHE/modules/"i2c-*.ko
+  rm -rf "$scratch"
+}
+
 build_kernel_cache() {
   local scratch src hdr v_img v_src
   log "building kernel cache for $KREL in $CACHE (one-time; ~1-2 min)"
@@ -255,6 +289,7 @@ build_kernel_cache() {
   cp "$scratch/img/boot/config-$KREL" "$CACHE.tmp/config"
   cp "$scratch/img/lib/modules/$KREL/kernel/fs/configfs/configfs.ko" "$CACHE.tmp/modules/"
   cp "$scratch/kmod/"{irq_sim.ko,gpio-sim.ko,gpio-mockup.ko} "$CACHE.tmp/modules/"
+  copy_i2c_modules "$scratch/img" "$CACHE.tmp/modules" || die "no i2c-dev/i2c-stub in linux-image-$KREL"
   strip --strip-debug "$CACHE.tmp/modules/"*.ko
   # Load order (= modules.dep): configfs, irq_sim -> gpio-sim; irq_sim -> gpio-mockup
   extract_vmlinux "$CACHE.tmp/vmlinuz" "$CACHE.tmp/vmlinux" || true
@@ -265,6 +300,7 @@ build_kernel_cache() {
 (
   flock 9   # parallel runs share one cache; only one builds it
   [ -f "$CACHE/vmlinuz" ] && [ -f "$CACHE/modules/gpio-sim.ko" ] || build_kernel_cache
+  [ -f "$CACHE/modules/i2c-stub.ko" ] || add_i2c_modules
 ) 9>"$CACHE_ROOT/.lock-$KREL"
 [ -f "$CACHE/modules/gpio-sim.ko" ] || die "kernel cache incomplete: $CACHE"
 if [ ! -e "$CACHE/vmlinux" ] && [ ! -e "$CACHE/.no-vmlinux" ]; then   # caches from older versions
@@ -367,6 +403,7 @@ chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value"
   echo "BANKS='$BANKS'"
   echo "MOCKUP='$MOCKUP'"
   echo "WORKDIR='$WORKDIR'"
+  echo "I2C_STUB='$I2C_STUB'"
 } >"$ROOT/gpio-sim-vm/config"
 # --line-name specs, one "B:O=NAME" per line.
 printf '%s\n' "${LINE_NAMES[@]+"${LINE_NAMES[@]}"}" | sed '/^$/d' >"$ROOT/gpio-sim-vm/line-names"
@@ -436,6 +473,15 @@ mount -t configfs configfs /sys/kernel/config || finish 125
 insmod $M/irq_sim.ko || finish 125
 insmod $M/gpio-sim.ko || finish 125
 if [ -n "$MOCKUP" ]; then insmod $M/gpio-mockup.ko gpio_mockup_ranges="$MOCKUP" || finish 125; fi
+if [ -n "$I2C_STUB" ]; then
+  [ -f $M/i2c-core.ko ] && { insmod $M/i2c-core.ko || finish 125; }
+  insmod $M/i2c-dev.ko || finish 125
+  insmod $M/i2c-stub.ko chip_addr="$I2C_STUB" || finish 125
+  for n in /sys/class/i2c-dev/*; do
+    grep -q 'SMBus stub' "$n/name" 2>/dev/null && export I2C_STUB_BUS=/dev/$(basename "$n")
+  done
+  [ -c "${I2C_STUB_BUS:-/nonexistent}" ] || { echo "i2c-stub: no bus device"; ls /sys/class/i2c-dev; finish 125; }
+fi
 # One gpio-sim device with one bank per --banks entry.
 D=/sys/kernel/config/gpio-sim/gpio-sim-vm
 mkdir $D || finish 125

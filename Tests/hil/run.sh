@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The hardware-in-the-loop suite: the GPIO layer against a real kernel GPIO chip (gpio-sim in a
 # QEMU VM, see gpio-sim-vm.sh), once built with libgpiod API v1 (Debian 12's libgpiod-dev) and
-# once with API v2 (built from source by build-libgpiod-v2.sh).
+# once with API v2 (built from source by build-libgpiod-v2.sh). Each variant also runs the
+# 7-segment drivers (wodclock-segment-check): TM1637, shift-register and MAX7219 waveforms read
+# back from gpio-sim, and the HT16K33 through i2c-dev against i2c-stub.
 #
 # Usage: Tests/hil/run.sh [v1] [v2]      (default: both)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
@@ -23,6 +25,9 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 # The simulated chip: 8 lines, a named button input at offset 3 and a named output at 5.
 vm_args=(--line-name 0:3=wodclock-button --line-name 0:5=wodclock-horn)
 check_args=(--button wodclock-button --button-offset 3 --output 5 --spare 6)
+# The 7-segment check: 16 lines (TM1637 on 0-1, shift register on 2-5, MAX7219 on 8-10) and an
+# i2c-stub chip at the HT16K33's default address.
+segment_vm_args=(--banks 16 --i2c-stub 0x70)
 
 start=$(now)
 Tests/hil/gpio-sim-vm.sh --prepare
@@ -41,7 +46,10 @@ for variant in "${variants[@]}"; do
   start=$(now)
   PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
     --product wodclock-gpio-check --static-swift-stdlib -Xswiftc -warnings-as-errors
+  PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
+    --product wodclock-segment-check --static-swift-stdlib -Xswiftc -warnings-as-errors
   binary="$scratch/$configuration/wodclock-gpio-check"
+  segment_binary="$scratch/$configuration/wodclock-segment-check"
   echo "hil: built $variant ($(since "$start") s)"
   start=$(now)
   rc=0
@@ -51,6 +59,16 @@ for variant in "${variants[@]}"; do
     results+=("PASS $variant ($(since "$start") s)")
   else
     results+=("FAIL $variant (exit status $rc, $(since "$start") s)")
+    status=1
+  fi
+  start=$(now)
+  rc=0
+  Tests/hil/gpio-sim-vm.sh --timeout 180 -b "$segment_binary" "${segment_vm_args[@]}" -- \
+    wodclock-segment-check || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    results+=("PASS $variant 7-segment ($(since "$start") s)")
+  else
+    results+=("FAIL $variant 7-segment (exit status $rc, $(since "$start") s)")
     status=1
   fi
 done

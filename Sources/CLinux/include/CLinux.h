@@ -116,4 +116,48 @@ int clinux_terminal_modes(int fd, int *canonical, int *echo);
 /// openpty(3) and ttyname_r(3) of the secondary side; both ends get FD_CLOEXEC.
 int clinux_open_pty(int *primary, int *secondary, char *name, size_t nameCapacity);
 
+
+// MARK: serial ports
+
+/// Puts the tty `fd` in raw mode (cfmakeraw: no echo, no line editing, no output processing),
+/// 8 data bits, no parity, one stop bit, receiver on, modem lines ignored (CLOCAL), at `baud`
+/// bits per second in both directions. Returns 0, or -1 with errno (EINVAL for a baud rate
+/// termios has no constant for).
+int clinux_serial_configure(int fd, unsigned int baud);
+
+/// The output baud rate of the tty `fd` in bits per second, or -1 with errno.
+long clinux_serial_speed(int fd);
+
+/// Whether the tty `fd` is in the raw mode clinux_serial_configure sets (ICANON, ECHO, OPOST
+/// off, CS8). Returns 1, 0, or -1 with errno.
+int clinux_serial_is_raw(int fd);
+
+// MARK: I2C (i2c-dev)
+
+/// ioctl(fd, I2C_SLAVE, address): address the 7-bit `address` on the following transfers.
+int clinux_i2c_set_address(int fd, int address);
+
+/// ioctl(fd, I2C_FUNCS): the adapter's functionality bits (I2C_FUNC_*), or -1 with errno.
+long clinux_i2c_functions(int fd);
+
+/// SMBus "send byte" (I2C_SMBUS_WRITE, I2C_SMBUS_BYTE): one byte after the address.
+int clinux_i2c_smbus_send_byte(int fd, unsigned char value);
+
+/// SMBus "write I2C block data" (I2C_SMBUS_I2C_BLOCK_DATA): `command`, then `length` bytes
+/// (1–32), in one transfer. On the wire: START, address+W, command, data…, STOP.
+int clinux_i2c_smbus_write_block(int fd, unsigned char command, const unsigned char *data,
+                                 int length);
+
+/// SMBus "read I2C block data": `length` bytes (1–32) from register `command`. Returns the
+/// count read or -1 with errno.
+int clinux_i2c_smbus_read_block(int fd, unsigned char command, unsigned char *data, int length);
+
+/// Whether the functionality bits have SMBus send byte and I2C block write (1) or not (0).
+int clinux_i2c_can_write_blocks(long functions);
+
+// MARK: SPI (spidev)
+
+/// Sets SPI mode `mode` (0–3), MSB first, 8-bit words and `speed` Hz on a spidev descriptor.
+int clinux_spi_configure(int fd, int mode, unsigned int speed);
+
 #endif

@@ -15,11 +15,15 @@ public struct PluginKind: Sendable {
 
 /// Every plugin kind the daemon knows.
 public enum PluginCatalog {
-  public static let kinds: [PluginKind] = [
-    PluginKind(schema: TerminalOutput.schema, factory: .output { TerminalOutput(instance: $0) }),
-    PluginKind(schema: LogOutput.schema, factory: .output(LogOutput.init(instance:))),
-    PluginKind(schema: KeyboardInput.schema, factory: .input(KeyboardInput.init(instance:))),
-  ]
+  public static let kinds: [PluginKind] =
+    [
+      PluginKind(schema: TerminalOutput.schema, factory: .output { TerminalOutput(instance: $0) }),
+      PluginKind(schema: LogOutput.schema, factory: .output(LogOutput.init(instance:))),
+      PluginKind(schema: KeyboardInput.schema, factory: .input(KeyboardInput.init(instance:))),
+    ]
+    + SevenSegmentOutput.schemas.map { schema in
+      PluginKind(schema: schema, factory: .output(SevenSegmentOutput.init(instance:)))
+    }
 
   /// The schemas, for the config loader.
   public static var schemas: [PluginSchema] { kinds.map(\.schema) }
