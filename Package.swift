@@ -17,6 +17,8 @@ let package = Package(
     .target(name: "JSONKit"),
     .target(name: "Configuration", dependencies: ["WorkoutCore", "ConfigFormat", "DisplayKit"]),
     .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
+    // Pure logic of physical controls and sounders: debouncing, gestures, beep schedules.
+    .target(name: "ControlKit", dependencies: ["WorkoutCore"]),
 
     // The one layer that talks to the operating system.
     .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
@@ -32,6 +34,7 @@ let package = Package(
       name: "WodclockDaemon",
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
+        "ControlKit",
       ]),
     .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
     .executableTarget(name: "wodclockctl", dependencies: ["WodclockDaemon"]),
@@ -41,6 +44,7 @@ let package = Package(
       name: "wodclock-bench",
       dependencies: [
         "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "WodclockDaemon",
+        "ControlKit", "DisplayKit",
       ]),
 
     .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
@@ -54,9 +58,13 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit"]),
     .testTarget(name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore"]),
+    .testTarget(name: "ControlKitTests", dependencies: ["ControlKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration"]),
+      dependencies: [
+        "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ControlKit",
+        "DisplayKit",
+      ]),
   ]
 )
 
