@@ -63,6 +63,7 @@ let package = Package(
       name: "DaemonTests",
       dependencies: [
         "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ControlKit",
+        "ConfigFormat",
         "DisplayKit",
       ]),
   ]

@@ -75,6 +75,9 @@ public struct BuzzerSchedule: Sendable {
 
   /// The longest continuous on-time, nanoseconds.
   public let maximumOnTime: Int64
+  /// When a pattern starts while another sounds (or ends right then), it starts this much later
+  /// so the two are heard as two (a long segment-start beep running into a 3-2-1).
+  public static let separation: Int64 = 100_000_000
   /// The intervals still to come or under way, in order, disjoint and not touching.
   public private(set) var intervals: [Interval] = []
   /// The instant and priority of the pattern that replaced everything after it last.
@@ -87,13 +90,17 @@ public struct BuzzerSchedule: Sendable {
   }
 
   /// Plays `pattern` from `instant`, replacing what was to play from then on, unless a pattern
-  /// of higher priority starts at the same instant.
+  /// of higher priority starts at the same instant. A pattern that would run straight on from a
+  /// sounding one starts `separation` later.
   public mutating func play(_ pattern: BeepPattern, at instant: Int64, priority: Int = 0) {
     if let last = lastStart, last.instant == instant, last.priority > priority { return }
     if let last = lastStart, instant < last.instant { return }
+    // Sounding at the instant, or just ending there: start after a gap, or the two would
+    // be heard as one long beep.
+    let sounding = intervals.contains { $0.start < instant && instant <= $0.end }
     cut(from: instant)
     lastStart = (instant, priority)
-    var start = instant
+    var start = sounding && (pattern.first ?? 0) > 0 ? instant + Self.separation : instant
     for (index, duration) in pattern.enumerated() where duration > 0 {
       let end = start + duration
       if index % 2 == 0 { intervals.append(Interval(start, end)) }

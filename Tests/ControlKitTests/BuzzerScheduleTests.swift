@@ -19,14 +19,13 @@ import WorkoutCore
     #expect(schedule.nextChange(after: ms(1_500)) == nil)
   }
 
-  @Test func noIntervalOutlastsTheMaximumOnTimeEvenWhenPatternsTouch() {
+  @Test func noIntervalOutlastsTheMaximumOnTime() {
     var schedule = BuzzerSchedule(maximumOnTime: ms(3_000))
     schedule.play([ms(10_000)], at: 0)
     #expect(schedule.intervals == [.init(0, ms(3_000))])
-    // A pattern that starts exactly where an on-interval runs on is continuous with it.
+    // A zero off-time makes two on-times one continuous interval: still cut at the maximum.
     var touching = BuzzerSchedule(maximumOnTime: ms(3_000))
-    touching.play([ms(2_000)], at: 0)
-    touching.play([ms(2_000)], at: ms(1_500), priority: 0)
+    touching.play([ms(2_000), 0, ms(2_000)], at: 0)
     #expect(touching.intervals == [.init(0, ms(3_000))])
   }
 
@@ -34,7 +33,15 @@ import WorkoutCore
     var schedule = BuzzerSchedule(maximumOnTime: ms(3_000))
     schedule.play([ms(100), ms(100), ms(100), ms(100), ms(100)], at: 0)
     schedule.play([ms(50)], at: ms(250))
-    #expect(schedule.intervals == [.init(0, ms(100)), .init(ms(200), ms(300))])
+    // It cuts the one sounding at 250 ms and starts after a 100 ms gap, heard as a new beep.
+    #expect(
+      schedule.intervals == [.init(0, ms(100)), .init(ms(200), ms(250)), .init(ms(350), ms(400))])
+    schedule.play([ms(50)], at: ms(500))
+    #expect(
+      schedule.intervals == [
+        .init(0, ms(100)), .init(ms(200), ms(250)), .init(ms(350), ms(400)),
+        .init(ms(500), ms(550)),
+      ])
   }
 
   @Test func ofCuesAtOneInstantTheHighestPriorityPlays() {
