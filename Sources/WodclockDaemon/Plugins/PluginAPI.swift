@@ -26,6 +26,8 @@ public struct OutputFrame {
   public var speed: Int64
   /// A transient message for people ("press r again to reset", "reload failed: ...").
   public var message: String?
+  /// The `mute` action silenced sounders (buzzers, horns); lamps and displays carry on.
+  public var muted: Bool = false
 }
 
 /// A display, a sounder or a log: something the clock's state is shown on.
