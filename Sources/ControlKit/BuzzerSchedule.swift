@@ -78,6 +78,16 @@ public struct BuzzerSchedule: Sendable {
   /// When a pattern starts while another sounds (or ends right then), it starts this much later
   /// so the two are heard as two (a long segment-start beep running into a 3-2-1).
   public static let separation: Int64 = 100_000_000
+  /// A cue rendered later than this after its instant (a stalled or overloaded machine) plays
+  /// its pattern from the render instead, whole: a beep cut to a fraction is worse than a late
+  /// one. On time, patterns keep the cue's own instant to the nanosecond.
+  public static let maximumStartDelay: Int64 = 20_000_000
+
+  /// The instant a cue due at `instant` and seen at `now` starts its pattern.
+  public static func start(ofCueAt instant: Int64, seenAt now: Int64) -> Int64 {
+    now - instant > maximumStartDelay ? now : instant
+  }
+
   /// The intervals still to come or under way, in order, disjoint and not touching.
   public private(set) var intervals: [Interval] = []
   /// The instant and priority of the pattern that replaced everything after it last.

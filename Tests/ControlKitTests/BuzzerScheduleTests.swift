@@ -53,6 +53,12 @@ import WorkoutCore
     #expect(schedule.intervals == [.init(ms(10), ms(1_510))])
   }
 
+  @Test func aCueSeenLateStartsItsPatternWhenSeen() {
+    #expect(BuzzerSchedule.start(ofCueAt: ms(1_000), seenAt: ms(1_001)) == ms(1_000))
+    #expect(BuzzerSchedule.start(ofCueAt: ms(1_000), seenAt: ms(1_020)) == ms(1_000))
+    #expect(BuzzerSchedule.start(ofCueAt: ms(1_000), seenAt: ms(1_300)) == ms(1_300))
+  }
+
   @Test func cutSilencesFromAnInstant() {
     var schedule = BuzzerSchedule(maximumOnTime: ms(3_000))
     schedule.play([ms(1_000), ms(100), ms(1_000)], at: 0)

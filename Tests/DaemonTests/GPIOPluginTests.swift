@@ -8,9 +8,8 @@ import Configuration
 import DisplayKit
 import HardwareKit
 import Testing
+import WodclockDaemon
 import WorkoutCore
-
-@testable import WodclockDaemon
 
 /// The tests' clock: the fake chip stamps output changes with it.
 final class FakeClock {
@@ -294,6 +293,22 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     // The rest's 3-2-1 starts as its long beep ends: 100 ms later, so it is heard as a beep.
     let starts = pulses(chip.history(of: 18)).map { ($0.at - t) / 1_000_000 }
     #expect(starts.prefix(8) == [1_000, 2_000, 3_000, 5_000, 6_000, 7_000, 8_000, 9_100])
+  }
+
+  @Test func aCueRenderedLatePlaysItsWholePatternFromTheRender() throws {
+    let buzzer = try makeBuzzer(", patterns: {round_start: [400ms, 200ms, 400ms]}")
+    let due = Cue(
+      kind: .roundStart(Counter(1, of: 3)), instant: MonotonicInstant(nanoseconds: clock.now),
+      segmentIndex: 0, pass: 0)
+    clock.now += ms(300)
+    let t = clock.now
+    try buzzer.render(frame(try idleSnapshot(), cues: [due], at: t))
+    while let wake = buzzer.nextWakeUp(after: clock.now) {
+      clock.now = wake
+      try buzzer.render(frame(try idleSnapshot(), at: wake))
+    }
+    #expect(pulses(chip.history(of: 18)).map(\.on) == [400, 400])
+    #expect(pulses(chip.history(of: 18)).first?.at == t)
   }
 
   @Test func noPatternKeepsTheLineOnPastTheMaximumOnTime() throws {

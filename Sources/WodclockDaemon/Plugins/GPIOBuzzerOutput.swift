@@ -146,7 +146,8 @@ public final class GPIOBuzzerOutput: OutputPlugin {
       for cue in frame.cues {
         guard let pattern = patterns.pattern(for: cue.kind) else { continue }
         schedule.play(
-          pattern, at: cue.instant.nanoseconds, priority: BuzzerPatterns.priority(of: cue.kind))
+          pattern, at: BuzzerSchedule.start(ofCueAt: cue.instant.nanoseconds, seenAt: now),
+          priority: BuzzerPatterns.priority(of: cue.kind))
       }
     }
     try apply(at: now)
