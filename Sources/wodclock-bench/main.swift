@@ -17,6 +17,14 @@ let benchmarks: [Benchmark] = [
   Benchmark(
     name: "config", summary: "ms to parse and validate a config with 1,000 presets",
     run: ConfigBenchmark.run),
+  Benchmark(
+    name: "buzzer",
+    summary: "gpio-buzzer edge lateness beside the timer floor, p50 and p99 (fake chip)",
+    run: GPIOBenchmark.runBuzzer),
+  Benchmark(
+    name: "button",
+    summary: "gpio-button release edge to decided press, p50 and p99 (30 ms debounce)",
+    run: GPIOBenchmark.runButton),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
