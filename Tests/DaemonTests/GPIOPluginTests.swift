@@ -216,7 +216,9 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 
   private func makeBuzzer(_ settings: String = "") throws -> GPIOBuzzerOutput {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: GPIO18\(settings)}]")
-    let buzzer = GPIOBuzzerOutput(instance: config.outputs[0], source: .fake([chip]))
+    let clock = self.clock
+    let buzzer = GPIOBuzzerOutput(
+      instance: config.outputs[0], source: .fake([chip]), clock: { clock.now })
     try buzzer.start(context())
     return buzzer
   }
@@ -272,7 +274,9 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 
   @Test func aWholeWorkoutBeepsThreeTwoOneLongAtSegmentsAndFinishes() throws {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: GPIO18}]")
-    let buzzer = GPIOBuzzerOutput(instance: config.outputs[0], source: .fake([chip]))
+    let clock = self.clock
+    let buzzer = GPIOBuzzerOutput(
+      instance: config.outputs[0], source: .fake([chip]), clock: { clock.now })
     try buzzer.start(context())
     var engine = try WorkoutEngine(plan: config.presets[0].plan)
     let t = clock.now
@@ -293,6 +297,22 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     // The rest's 3-2-1 starts as its long beep ends: 100 ms later, so it is heard as a beep.
     let starts = pulses(chip.history(of: 18)).map { ($0.at - t) / 1_000_000 }
     #expect(starts.prefix(8) == [1_000, 2_000, 3_000, 5_000, 6_000, 7_000, 8_000, 9_100])
+  }
+
+  @Test func aFrameDrawnAfterSlowWorkPlaysTheWholePatternFromTheWrite() throws {
+    // The loop woke at t, the action's work took 250 ms, then the frame was drawn.
+    let buzzer = try makeBuzzer(", patterns: {round_start: [400ms, 200ms, 400ms]}")
+    let t = clock.now
+    let due = Cue(
+      kind: .roundStart(Counter(1, of: 3)), instant: MonotonicInstant(nanoseconds: t),
+      segmentIndex: 0, pass: 0)
+    clock.now += ms(250)
+    try buzzer.render(frame(try idleSnapshot(), cues: [due], at: t))
+    while let wake = buzzer.nextWakeUp(after: clock.now) {
+      clock.now = wake
+      try buzzer.render(frame(try idleSnapshot(), at: wake))
+    }
+    #expect(pulses(chip.history(of: 18)).map(\.on) == [400, 400])
   }
 
   @Test func aCueRenderedLatePlaysItsWholePatternFromTheRender() throws {
@@ -359,7 +379,8 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 
   @Test func driveSafeSetsTheLineOffWithoutStarting() throws {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: GPIO18}]")
-    let buzzer = GPIOBuzzerOutput(instance: config.outputs[0], source: .fake([chip]))
+    let buzzer = GPIOBuzzerOutput(
+      instance: config.outputs[0], source: .fake([chip]), clock: { 0 })
     try buzzer.driveSafe()
     #expect(chip.history(of: 18).map(\.value) == [false])
     #expect(chip.requestCount == 0)

@@ -23,6 +23,7 @@ public final class GPIOBuzzerOutput: OutputPlugin {
   let maximumOnTime: Int64
   let quietHours: QuietHours
   private let source: GPIOChipSource
+  private let clock: () -> Int64
   private var lines: GPIOOutputLines?
   private var schedule: BuzzerSchedule
   private var limit: OnTimeLimit
@@ -107,11 +108,16 @@ public final class GPIOBuzzerOutput: OutputPlugin {
     }
   }
 
-  /// Creates the output from its config entry; `source` gives the chips (tests pass fakes).
-  public init(instance: PluginInstance, source: GPIOChipSource = .system) {
+  /// Creates the output from its config entry; `source` gives the chips and `clock` the time
+  /// (tests pass fakes).
+  public init(
+    instance: PluginInstance, source: GPIOChipSource = .system,
+    clock: @escaping () -> Int64 = MonotonicClock.now
+  ) {
     id = instance.id
     kind = instance.kind
     self.source = source
+    self.clock = clock
     let settings = instance.settings
     line = settings.string("line") ?? ""
     chip = settings.string("chip") ?? GPIOLines.automatic
@@ -137,7 +143,9 @@ public final class GPIOBuzzerOutput: OutputPlugin {
 
   public func render(_ frame: OutputFrame) throws {
     guard lines != nil else { return }
-    let now = frame.monotonicNow
+    // The frame's instant is when the loop woke; an action's frame comes after the action's
+    // work (the state saved, other outputs drawn). The line is written now, so decide for now.
+    let now = max(frame.monotonicNow, clock())
     let minute = frame.civilTime.hour * 60 + frame.civilTime.minute
     if frame.muted || quietHours.contains(minuteOfDay: minute) {
       schedule.cut(from: now)
@@ -163,6 +171,9 @@ public final class GPIOBuzzerOutput: OutputPlugin {
       context?.log(
         .warning, "buzzer on too long; cut off",
         [("line", line), ("max_on_ms", String(maximumOnTime / 1_000_000))])
+    }
+    if allowed != lines.values[0] {
+      context?.log(.debug, "buzzer", [("line", line), ("on", allowed ? "yes" : "no")])
     }
     try lines.set(0, allowed)
   }
