@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The hardware-in-the-loop suite: the GPIO layer against a real kernel GPIO chip (gpio-sim in a
 # QEMU VM, see gpio-sim-vm.sh), once built with libgpiod API v1 (Debian 12's libgpiod-dev) and
-# once with API v2 (built from source by build-libgpiod-v2.sh).
+# once with API v2 (built from source by build-libgpiod-v2.sh). In the same VM boot, the real
+# wodclockd runs with gpio-button and gpio-buzzer on the simulated chip (daemon-check.sh).
 #
 # Usage: Tests/hil/run.sh [v1] [v2]      (default: both)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
@@ -39,14 +40,21 @@ for variant in "${variants[@]}"; do
   scratch=".build/hil-$variant"
   # --static-swift-stdlib keeps the VM image small: no 80 MB of Swift runtime libraries to copy.
   start=$(now)
-  PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
-    --product wodclock-gpio-check --static-swift-stdlib -Xswiftc -warnings-as-errors
-  binary="$scratch/$configuration/wodclock-gpio-check"
+  for product in wodclock-gpio-check wodclockd wodclockctl; do
+    PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
+      --product "$product" --static-swift-stdlib -Xswiftc -warnings-as-errors
+  done
+  built="$scratch/$configuration"
   echo "hil: built $variant ($(since "$start") s)"
   start=$(now)
   rc=0
-  Tests/hil/gpio-sim-vm.sh --timeout 180 -b "$binary" "${vm_args[@]}" -- \
-    wodclock-gpio-check "${check_args[@]}" || rc=$?
+  # One boot for both checks; the daemon check runs even when the layer check failed.
+  Tests/hil/gpio-sim-vm.sh --timeout 240 -m 1024 -b "$built/wodclock-gpio-check" \
+    -b "$built/wodclockd" -b "$built/wodclockctl" -f Tests/hil/daemon-check.sh:/hil/daemon-check.sh \
+    "${vm_args[@]}" -- \
+    "wodclock-gpio-check ${check_args[*]}; layer=\$?; sh /hil/daemon-check.sh; daemon=\$?;
+     echo \"hil: layer check \$layer, daemon check \$daemon\"; [ \$layer -eq 0 ] && [ \$daemon -eq 0 ]" \
+    || rc=$?
   if [ "$rc" -eq 0 ]; then
     results+=("PASS $variant ($(since "$start") s)")
   else
