@@ -4,7 +4,9 @@
 # gpio-button on the named line at offset 3 and a gpio-buzzer on offset 5 of the simulated chip.
 # A press played with `sim-pull` must reach the daemon as an action (wodclockctl status and the
 # log), a long press must do the long action, and the buzzer line's `sim-value` must be high and
-# low at the times of a known pattern. Prints PASS/FAIL lines; the exit status counts failures.
+# low at the times of a known pattern (gpio-testing.md §2, "Driving and observing lines": an
+# output's sim_gpioN/value is what the program drives). Prints PASS/FAIL lines; exits non-zero
+# when any check failed.
 set -u
 fail=0
 ok() { echo "PASS: $*"; }
