@@ -19,6 +19,8 @@ let package = Package(
     .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
     // 7-segment rendering: segment font, layout templates, frames. Pure like DisplayKit.
     .target(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
+    // Pure logic of physical controls and sounders: debouncing, gestures, beep schedules.
+    .target(name: "ControlKit", dependencies: ["WorkoutCore"]),
 
     // The one layer that talks to the operating system.
     .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
@@ -37,6 +39,7 @@ let package = Package(
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers",
+        "ControlKit",
       ]),
     .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
     .executableTarget(name: "wodclockctl", dependencies: ["WodclockDaemon"]),
@@ -51,6 +54,7 @@ let package = Package(
       name: "wodclock-bench",
       dependencies: [
         "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "JSONKit", "WodclockDaemon",
+        "ControlKit", "DisplayKit",
       ]),
 
     .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
@@ -73,9 +77,14 @@ let package = Package(
         "SevenSegment", "SegmentDrivers", "SegmentDecoders", "HardwareKit", "DisplayKit",
         "WorkoutCore",
       ]),
+    .testTarget(name: "ControlKitTests", dependencies: ["ControlKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration"]),
+      dependencies: [
+        "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ControlKit",
+        "ConfigFormat",
+        "DisplayKit",
+      ]),
   ]
 )
 

@@ -61,7 +61,7 @@ extension Loader {
 
   /// An engine action (`toggle`) or `load NAME`.
   mutating func readAction(_ node: ConfigNode, gesture: Gesture) -> ControlAction? {
-    let actions = WorkoutAction.allCases.map(\.rawValue)
+    let actions = WorkoutAction.allCases.map(\.rawValue) + ["mute"]
     let listing = actions.joined(separator: ", ") + ", load NAME"
     guard
       let scalar = checker.scalar(
@@ -79,6 +79,7 @@ extension Loader {
       return .load(preset: String(name))
     }
     if let action = WorkoutAction(rawValue: text) { return .engine(action) }
+    if text == "mute" { return .mute }
     var hint = "actions: \(listing)"
     if let match = closestMatch(to: text, among: actions) {
       hint = "did you mean '\(match)'? " + hint

@@ -211,6 +211,11 @@ extension Loader {
         values.append(value)
       }
       return .list(values)
+    case .oneOrList(let element):
+      guard case .sequence = node else {
+        return settingValue(node, key: key, type: element, context: context).map { .list([$0]) }
+      }
+      return settingValue(node, key: key, type: .list(element), context: context)
     case .map(let element):
       guard let mapping = checker.mapping(node, what: "'\(key)'") else { return nil }
       var entries: [KeyedSetting] = []

@@ -87,6 +87,8 @@ public indirect enum SettingType: Sendable {
   case color
   /// A list of values of one type (flow `[a, b]` or block).
   case list(SettingType)
+  /// One value or a list of them (`150ms` or `[200ms, 100ms, 200ms]`); always read as a list.
+  case oneOrList(SettingType)
   /// A mapping from free keys to values of one type (a key map: `KEY_SPACE: start`).
   case map(SettingType)
   /// A nested section with its own keys.

@@ -134,12 +134,15 @@ public enum ControlAction: Sendable, Equatable, Hashable, CustomStringConvertibl
   case engine(WorkoutAction)
   /// Load the named preset.
   case load(preset: String)
+  /// Silence the buzzers and horns, or let them sound again (a toggle; lamps stay on).
+  case mute
 
   /// The action as the config writes it: `toggle`, `load tabata`.
   public var description: String {
     switch self {
     case .engine(let action): action.rawValue
     case .load(let preset): "load \(preset)"
+    case .mute: "mute"
     }
   }
 }

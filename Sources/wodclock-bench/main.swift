@@ -39,6 +39,14 @@ let benchmarks: [Benchmark] = [
   Benchmark(
     name: "json", summary: "ns to parse and to serialize a control message",
     run: { _ in try JSONBenchmark.run() }),
+  Benchmark(
+    name: "buzzer",
+    summary: "gpio-buzzer edge lateness beside the timer floor, p50 and p99 (fake chip)",
+    run: { _ in try GPIOBenchmark.runBuzzer() }),
+  Benchmark(
+    name: "button",
+    summary: "gpio-button release edge to decided press, p50 and p99 (30 ms debounce)",
+    run: { _ in try GPIOBenchmark.runButton() }),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {

@@ -8,6 +8,11 @@
 //
 // Usage: wodclock-gpio-check [--button NAME] [--button-offset N] [--output N] [--spare N]
 // Prints one PASS or FAIL line per check and exits 1 if any failed.
+//
+// Also: wodclock-gpio-check --sample FILE SECONDS, for the daemon's HIL check
+// (Tests/hil/daemon-check.sh): reads FILE (a gpio-sim `sim_gpioN/value`) about every 0.5 ms for
+// SECONDS and prints `CHANGE <ms since the start> <value>` for the first reading and each
+// change, so a script can measure a buzzer pattern's on and off times.
 
 import Glibc
 import HardwareKit
@@ -88,6 +93,45 @@ func waitForEvents(
     events += try request.readEvents()
   }
   return events
+}
+
+// MARK: sampling
+
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--sample" {
+  let path = CommandLine.arguments[2]
+  let seconds = Double(CommandLine.arguments[3]) ?? 1
+  // Opened once and re-read from offset 0: each read at 0 makes sysfs show the value afresh,
+  // without an open and a close per sample (slow under TCG).
+  let descriptor = open(path, O_RDONLY)
+  guard descriptor >= 0 else {
+    print("FAIL: cannot open \(path)")
+    exit(1)
+  }
+  let start = MonotonicClock.now()
+  let end = start + Int64(seconds * 1e9)
+  var last: UInt8 = 0
+  var buffer = [UInt8](repeating: 0, count: 8)
+  while true {
+    let now = MonotonicClock.now()
+    guard now < end else { break }
+    let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 8, 0) }
+    guard count > 0 else {
+      print("FAIL: cannot read \(path)")
+      exit(1)
+    }
+    if buffer[0] != last {
+      last = buffer[0]
+      // Written straight to the descriptor: the script waits for the first line before it
+      // presses, so it must not sit in stdio's buffer. The second figure is CLOCK_MONOTONIC, to
+      // set beside the daemon's log.
+      var line = Array(
+        "CHANGE \((now - start) / 1_000_000) \(Character(Unicode.Scalar(last))) \(now / 1_000_000)\n"
+          .utf8)
+      _ = line.withUnsafeMutableBytes { write(1, $0.baseAddress, $0.count) }
+    }
+    usleep(500)
+  }
+  exit(0)
 }
 
 // MARK: arguments

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # The hardware-in-the-loop suite: the GPIO layer against a real kernel GPIO chip (gpio-sim in a
 # QEMU VM, see gpio-sim-vm.sh), once built with libgpiod API v1 (Debian 12's libgpiod-dev) and
-# once with API v2 (built from source by build-libgpiod-v2.sh). Each variant also runs the
-# 7-segment drivers (wodclock-segment-check): TM1637, shift-register and MAX7219 waveforms read
-# back from gpio-sim, and the HT16K33 through i2c-dev against i2c-stub.
+# once with API v2 (built from source by build-libgpiod-v2.sh). In the same VM boot, the real
+# wodclockd runs with gpio-button and gpio-buzzer on the simulated chip (daemon-check.sh).
+# Each variant also runs the 7-segment drivers (wodclock-segment-check): TM1637, shift-register
+# and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
+# i2c-stub.
 #
 # Usage: Tests/hil/run.sh [v1] [v2]      (default: both)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
@@ -44,17 +46,22 @@ for variant in "${variants[@]}"; do
   scratch=".build/hil-$variant"
   # --static-swift-stdlib keeps the VM image small: no 80 MB of Swift runtime libraries to copy.
   start=$(now)
-  PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
-    --product wodclock-gpio-check --static-swift-stdlib -Xswiftc -warnings-as-errors
-  PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
-    --product wodclock-segment-check --static-swift-stdlib -Xswiftc -warnings-as-errors
-  binary="$scratch/$configuration/wodclock-gpio-check"
-  segment_binary="$scratch/$configuration/wodclock-segment-check"
+  for product in wodclock-gpio-check wodclock-segment-check wodclockd wodclockctl; do
+    PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
+      --product "$product" --static-swift-stdlib -Xswiftc -warnings-as-errors
+  done
+  built="$scratch/$configuration"
+  segment_binary="$built/wodclock-segment-check"
   echo "hil: built $variant ($(since "$start") s)"
   start=$(now)
   rc=0
-  Tests/hil/gpio-sim-vm.sh --timeout 180 -b "$binary" "${vm_args[@]}" -- \
-    wodclock-gpio-check "${check_args[@]}" || rc=$?
+  # One boot for both checks; the daemon check runs even when the layer check failed.
+  Tests/hil/gpio-sim-vm.sh --timeout 240 -m 1024 -b "$built/wodclock-gpio-check" \
+    -b "$built/wodclockd" -b "$built/wodclockctl" -f Tests/hil/daemon-check.sh:/hil/daemon-check.sh \
+    "${vm_args[@]}" -- \
+    "wodclock-gpio-check ${check_args[*]}; layer=\$?; sh /hil/daemon-check.sh; daemon=\$?;
+     echo \"hil: layer check \$layer, daemon check \$daemon\"; [ \$layer -eq 0 ] && [ \$daemon -eq 0 ]" \
+    || rc=$?
   if [ "$rc" -eq 0 ]; then
     results+=("PASS $variant ($(since "$start") s)")
   else

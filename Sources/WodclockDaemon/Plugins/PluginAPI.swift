@@ -26,6 +26,26 @@ public struct OutputFrame {
   public var speed: Int64
   /// A transient message for people ("press r again to reset", "reload failed: ...").
   public var message: String?
+  /// The `mute` action silenced sounders (buzzers, horns); lamps and displays carry on.
+  public var muted: Bool = false
+
+  /// Creates a frame (the daemon makes them; benchmarks and tests drive plugins with their own).
+  public init(
+    snapshot: WorkoutSnapshot, cues: [Cue], tokens: DesignTokens, words: DisplayWords,
+    clock: ClockSettings, civilTime: CivilTime, monotonicNow: Int64, speed: Int64,
+    message: String?, muted: Bool = false
+  ) {
+    self.snapshot = snapshot
+    self.cues = cues
+    self.tokens = tokens
+    self.words = words
+    self.clock = clock
+    self.civilTime = civilTime
+    self.monotonicNow = monotonicNow
+    self.speed = speed
+    self.message = message
+    self.muted = muted
+  }
 }
 
 /// A display, a sounder or a log: something the clock's state is shown on.
@@ -86,6 +106,17 @@ public struct PluginContext {
   public var speed: Int64
   /// Called by an output that takes over the terminal, so log lines stop going to it.
   public var claimTerminal: (_ showLine: @escaping (String) -> Void) -> Void
+
+  /// Creates a context (the daemon makes them; benchmarks and tests drive plugins directly).
+  public init(
+    id: String, logger: Logger, speed: Int64,
+    claimTerminal: @escaping (_ showLine: @escaping (String) -> Void) -> Void
+  ) {
+    self.id = id
+    self.logger = logger
+    self.speed = speed
+    self.claimTerminal = claimTerminal
+  }
 
   public func log(_ level: LogLevel, _ message: String, _ fields: [(String, String)] = []) {
     logger.log(level, message, [("plugin", id)] + fields)

@@ -20,6 +20,12 @@ public enum PluginCatalog {
       PluginKind(schema: TerminalOutput.schema, factory: .output { TerminalOutput(instance: $0) }),
       PluginKind(schema: LogOutput.schema, factory: .output(LogOutput.init(instance:))),
       PluginKind(schema: KeyboardInput.schema, factory: .input(KeyboardInput.init(instance:))),
+      PluginKind(
+        schema: GPIOButtonInput.schema, factory: .input { GPIOButtonInput(instance: $0) }),
+      PluginKind(
+        schema: GPIOBuzzerOutput.schema, factory: .output { GPIOBuzzerOutput(instance: $0) }),
+      PluginKind(
+        schema: GPIOSignalOutput.schema, factory: .output { GPIOSignalOutput(instance: $0) }),
     ]
     + SevenSegmentOutput.schemas.map { schema in
       PluginKind(schema: schema, factory: .output(SevenSegmentOutput.init(instance:)))

@@ -93,6 +93,9 @@ public final class Daemon {
   /// The engine deadline the timer is armed for, if the next wake-up is one.
   private var armedEngineDeadline: Int64?
   private var lateness = LatenessRecorder()
+  /// The `mute` action's toggle: sounders stay silent while it is set. Kept across reloads,
+  /// forgotten on restart (a restarted clock is never silently mute).
+  private var muted = false
 
   /// Builds everything that can fail before the loop starts: exits with a sysexits code when
   /// something a person must fix is wrong.
@@ -236,6 +239,10 @@ public final class Daemon {
       } catch {
         failure = ControlFailure(error.code, error.message)
       }
+    case .mute:
+      muted.toggle()
+      logger.info("action", [("action", "mute"), ("muted", muted ? "yes" : "no")])
+      message = (muted ? "sound off" : "sound on", now + Self.messageDuration)
     }
     publish(cues: cues, at: now)
     return failure
@@ -554,7 +561,7 @@ public final class Daemon {
     let frameBase = OutputFrame(
       snapshot: snapshot, cues: [], tokens: configuration.tokens, words: configuration.words,
       clock: configuration.clock, civilTime: WallClock.civilTime(at: wall), monotonicNow: now,
-      speed: timeBase.speed, message: message?.text)
+      speed: timeBase.speed, message: message?.text, muted: muted)
     // Outputs schedule sound and light from a cue's instant: give it to them on the real
     // monotonic clock (engine instants run N times faster under --speed).
     let cues = cues.map { cue -> Cue in

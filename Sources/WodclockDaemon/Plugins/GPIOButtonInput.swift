@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+// `gpio-button` input: arcade buttons on GPIO lines, with press, long press and two-button
+// combinations, each operating a control of the config's `controls:` section.
+//
+// Edge events come from the line requests' descriptors in the daemon's loop, never by polling
+// (libgpiod.md §2 "Events", §3 `gpiod_line_request_get_fd`); debouncing and gestures are
+// ControlKit's, decided on the kernel's timestamps.
+
+import ConfigFormat
+import Configuration
+import ControlKit
+import HardwareKit
+import WorkoutCore
+
+/// Buttons on GPIO lines. One instance holds every button that may take part in a combination.
+public final class GPIOButtonInput: InputPlugin {
+  struct Button: Equatable {
+    var line: String
+    var chip: String
+    var activeLow: Bool
+    var bias: GPIOBias
+    var debounce: Int64
+    var longPress: Int64
+    var control: String
+  }
+
+  struct Combination: Equatable {
+    var first: Int
+    var second: Int
+    var hold: Int64
+    var control: String
+  }
+
+  private struct Held {
+    var request: any GPIOInputRequest
+    /// Chip offset to button index.
+    var buttons: [Int: Int]
+  }
+
+  public let id: String
+  public let kind = "gpio-button"
+  let buttons: [Button]
+  let combinations: [Combination]
+  private let source: GPIOChipSource
+  private var held: [Held] = []
+  private var bank: ButtonBank?
+  private var context: PluginContext?
+
+  static let biasChoices: [(String, GPIOBias)] = [
+    ("pull-up", .pullUp), ("pull-down", .pullDown), ("disabled", .disabled), ("as-is", .asIs),
+  ]
+
+  static let buttonSpecs: [SettingSpec] = [
+    SettingSpec("line", .string, default: nil, "GPIO line: an offset (17) or a name (GPIO17)"),
+    SettingSpec("control", .string, default: nil, "the control it operates (see controls:)"),
+    SettingSpec(
+      "chip", .string, default: .string(GPIOLines.automatic),
+      "auto finds the chip with the named line (or the Pi header's); or a path, name or label"),
+    SettingSpec(
+      "active_low", .boolean, default: .boolean(true), "pressed pulls the line low (to ground)"),
+    SettingSpec(
+      "bias", .choice(biasChoices.map(\.0)), default: .string("pull-up"),
+      "the line's pull resistor: pull-up, pull-down, disabled or as-is"),
+    SettingSpec(
+      "debounce", .duration(.milliseconds(0)...(.seconds(1))),
+      default: .duration(.milliseconds(30)), "a change counts once the line has settled this long"
+    ),
+    SettingSpec(
+      "long_press", .duration(.milliseconds(100)...(.seconds(30))),
+      default: .duration(.milliseconds(800)), "held this long is a long press"),
+  ]
+
+  static let combinationSpecs: [SettingSpec] = [
+    SettingSpec("lines", .list(.string), default: nil, "the two buttons' lines, as written above"),
+    SettingSpec("control", .string, default: nil, "the control whose press it is"),
+    SettingSpec(
+      "hold", .duration(.milliseconds(100)...(.seconds(30))), default: .duration(.seconds(2)),
+      "both held together this long"),
+  ]
+
+  public static let schema = PluginSchema(
+    kind: "gpio-button", direction: .input,
+    summary: "push buttons on GPIO lines: press, long press, two-button combinations",
+    settings: [
+      SettingSpec("buttons", .list(.section(buttonSpecs)), default: nil, "one entry per button"),
+      SettingSpec(
+        "combinations", .list(.section(combinationSpecs)), default: .list([]),
+        "two buttons held together; they then give up their own press and long press"),
+    ],
+    crossCheck: crossCheck,
+    claims: { settings in
+      settings.sections("buttons").map { button in
+        ResourceClaim(
+          kind: "GPIO line",
+          identity: GPIOLines.identity(chip: button.string("chip"), line: button.string("line")),
+          key: "buttons")
+      }
+    })
+
+  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
+    let range = settings.location("buttons")
+    let buttons = settings.sections("buttons")
+    if buttons.isEmpty {
+      bag.error(
+        "'buttons' lists no buttons", at: range,
+        hint: "add '- {line: GPIO17, control: start}'")
+    }
+    for button in buttons {
+      GPIOLines.checkLine(button.string("line"), at: range, &bag)
+      GPIOLines.checkChip(button.string("chip"), at: range, &bag)
+    }
+    let written = buttons.map { $0.string("line") }
+    let comboRange = settings.location("combinations")
+    for combination in settings.sections("combinations") {
+      let named = combination.strings("lines")
+      guard named.count == 2, named[0] != named[1] else {
+        bag.error(
+          "a combination needs two different buttons, found \(named.count == 2 ? "one twice" : "\(named.count)")",
+          at: comboRange,
+          hint:
+            "write 'lines: [\(written.first ?? "GPIO17"), \(written.dropFirst().first ?? "GPIO27")]'"
+        )
+        continue
+      }
+      for line in named where !written.contains(line) {
+        bag.error(
+          "combination names '\(line)', which is not the line of a button of this input",
+          at: comboRange,
+          hint: "lines of the buttons: \(written.joined(separator: ", "))")
+      }
+    }
+  }
+
+  /// Creates the input from its config entry; `source` gives the chips (tests pass fakes).
+  public init(instance: PluginInstance, source: GPIOChipSource = .system) {
+    id = instance.id
+    self.source = source
+    let sections = instance.settings.sections("buttons")
+    buttons = sections.map { section in
+      Button(
+        line: section.string("line"), chip: section.string("chip"),
+        activeLow: section.bool("active_low"),
+        bias: Self.biasChoices.first { $0.0 == section.string("bias") }?.1 ?? .pullUp,
+        debounce: section.nanoseconds("debounce"), longPress: section.nanoseconds("long_press"),
+        control: section.string("control"))
+    }
+    let lines = buttons.map(\.line)
+    combinations = instance.settings.sections("combinations").compactMap { section in
+      let named = section.strings("lines")
+      guard named.count == 2, let first = lines.firstIndex(of: named[0]),
+        let second = lines.firstIndex(of: named[1]), first != second
+      else { return nil }
+      return Combination(
+        first: first, second: second, hold: section.nanoseconds("hold"),
+        control: section.string("control"))
+    }
+  }
+
+  public var watchedDescriptors: [FileDescriptor] { held.compactMap(\.request.fileDescriptor) }
+
+  public func start(_ context: PluginContext) throws {
+    self.context = context
+    do {
+      try requestLines()
+    } catch {
+      releaseLines()
+      throw error
+    }
+    var levels = [Bool](repeating: false, count: buttons.count)
+    for entry in held {
+      let values = try entry.request.values()
+      for (offset, value) in zip(entry.request.offsets, values) {
+        if let index = entry.buttons[offset] { levels[index] = value }
+      }
+    }
+    bank = ButtonBank(
+      buttons: buttons.map { ButtonBank.Button(debounce: $0.debounce, longPress: $0.longPress) },
+      levels: levels,
+      combinations: combinations.map { ButtonCombination($0.first, $0.second, hold: $0.hold) })
+    for (index, button) in buttons.enumerated() where levels[index] {
+      context.log(
+        .warning, "button is pressed at start-up; ignored until released",
+        [("line", button.line), ("control", button.control)])
+    }
+  }
+
+  /// One request per chip and setting (active-low and bias are per request), lines in order.
+  private func requestLines() throws {
+    var chips: [String: any GPIOChip] = [:]
+    var groups: [(chip: any GPIOChip, activeLow: Bool, bias: GPIOBias, indices: [Int])] = []
+    for (index, button) in buttons.enumerated() {
+      let line = GPIOLine(parsing: button.line)
+      let chip: any GPIOChip
+      if button.chip != GPIOLines.automatic, let known = chips[button.chip] {
+        chip = known
+      } else {
+        chip = try GPIOLines.openChip(button.chip, for: line, source: source)
+        chips[button.chip] = chip
+      }
+      if let group = groups.firstIndex(where: {
+        $0.chip === chip && $0.activeLow == button.activeLow && $0.bias == button.bias
+      }) {
+        groups[group].indices.append(index)
+      } else {
+        groups.append((chip, button.activeLow, button.bias, [index]))
+      }
+    }
+    for group in groups {
+      let request = try group.chip.requestInputs(
+        group.indices.map { GPIOLine(parsing: buttons[$0].line) },
+        consumer: GPIOLines.consumer(id), bias: group.bias, activeLow: group.activeLow,
+        edges: .both)
+      held.append(
+        Held(
+          request: request,
+          buttons: Dictionary(uniqueKeysWithValues: zip(request.offsets, group.indices))))
+    }
+  }
+
+  private func releaseLines() {
+    for entry in held { entry.request.release() }
+    held = []
+  }
+
+  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent] {
+    guard bank != nil else { return [] }
+    // Every request is read, not only the readable one, so edges of buttons on different
+    // requests reach the debouncers in timestamp order.
+    var edges: [(button: Int, event: GPIOEdgeEvent)] = []
+    for entry in held where entry.request.fileDescriptor != nil {
+      while true {
+        let events = try entry.request.readEvents()
+        for event in events {
+          if let button = entry.buttons[event.offset] { edges.append((button, event)) }
+        }
+        if events.count < 64 { break }
+      }
+    }
+    edges.sort { $0.event.timestamp < $1.event.timestamp }
+    var gestures: [RecognizedGesture] = []
+    for (button, event) in edges {
+      gestures += bank!.edge(button, pressed: event.edge == .rising, at: event.timestamp)
+    }
+    gestures += bank!.advance(to: now)
+    return report(gestures, at: now)
+  }
+
+  public func nextWakeUp(after now: Int64) -> Int64? { bank?.nextWakeUp }
+
+  public func handleWakeUp(at now: Int64) -> [InputEvent] {
+    guard bank != nil else { return [] }
+    return report(bank!.advance(to: now), at: now)
+  }
+
+  private func report(_ gestures: [RecognizedGesture], at now: Int64) -> [InputEvent] {
+    gestures.map { recognized in
+      let event: InputEvent
+      let what: String
+      switch recognized.gesture {
+      case .press(let button):
+        event = .control(buttons[button].control, .press)
+        what = "line=\(buttons[button].line)"
+      case .longPress(let button):
+        event = .control(buttons[button].control, .longPress)
+        what = "line=\(buttons[button].line)"
+      case .combination(let index):
+        event = .control(combinations[index].control, .press)
+        let combination = combinations[index]
+        what = "lines=\(buttons[combination.first].line)+\(buttons[combination.second].line)"
+      }
+      if case .control(let control, let gesture) = event {
+        context?.log(
+          .debug, "gesture",
+          [
+            ("control", control), ("gesture", gesture.rawValue),
+            (String(what.prefix { $0 != "=" }), String(what.drop { $0 != "=" }.dropFirst())),
+            ("latency_us", String((now - recognized.instant) / 1_000)),
+          ])
+      }
+      return event
+    }
+  }
+
+  public func stop() {
+    releaseLines()
+    bank = nil
+    context = nil
+  }
+}

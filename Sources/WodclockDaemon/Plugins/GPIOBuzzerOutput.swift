@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// `gpio-buzzer` output: an active buzzer (through a transistor) or a horn (through a relay or
+// MOSFET) on one GPIO line, beeping the workout's cues.
+//
+// The beep timing is ControlKit's pure `BuzzerSchedule`; this file only turns its on/off
+// intervals into line writes at the daemon's wake-ups (`nextWakeUp`), and keeps the horn safe:
+// off at start, stop, reload and on every error, never on longer than `max_on_time`.
+
+import ConfigFormat
+import Configuration
+import ControlKit
+import HardwareKit
+import WorkoutCore
+
+/// A buzzer or horn on a GPIO line.
+public final class GPIOBuzzerOutput: OutputPlugin {
+  public let id: String
+  public let kind: String
+  let line: String
+  let chip: String
+  let activeLow: Bool
+  let patterns: BuzzerPatterns
+  let maximumOnTime: Int64
+  let quietHours: QuietHours
+  private let source: GPIOChipSource
+  private let clock: () -> Int64
+  private var lines: GPIOOutputLines?
+  private var schedule: BuzzerSchedule
+  private var limit: OnTimeLimit
+  private var context: PluginContext?
+
+  static let durationRange = TimeSpan.milliseconds(0)...TimeSpan.seconds(60)
+
+  public static let schema = PluginSchema(
+    kind: "gpio-buzzer", direction: .output,
+    summary: "an active buzzer or a horn relay on a GPIO line, beeping the cues",
+    settings: [
+      SettingSpec("line", .string, default: nil, "GPIO line: an offset (18) or a name (GPIO18)"),
+      SettingSpec(
+        "chip", .string, default: .string(GPIOLines.automatic),
+        "auto finds the chip with the named line (or the Pi header's); or a path, name or label"),
+      SettingSpec(
+        "active_low", .boolean, default: .boolean(false),
+        "the buzzer sounds when the line is low (some relay boards)"),
+      SettingSpec(
+        "patterns", .map(.oneOrList(.duration(durationRange))), default: .map([]),
+        "per cue, on/off/on... durations replacing the standard ones; [] silences a cue"),
+      SettingSpec(
+        "max_on_time", .duration(.milliseconds(100)...(.seconds(30))),
+        default: .duration(.seconds(3)), "no pattern or fault keeps it on longer than this"),
+      SettingSpec(
+        "quiet_hours", .list(.string), default: .list([]),
+        "times of day it stays silent, such as [\"21:00-07:00\"]"),
+    ],
+    crossCheck: crossCheck,
+    claims: { settings in
+      [
+        ResourceClaim(
+          kind: "GPIO line",
+          identity: GPIOLines.identity(
+            chip: settings.string("chip") ?? "", line: settings.string("line") ?? ""),
+          key: "line")
+      ]
+    })
+
+  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
+    GPIOLines.checkLine(settings.string("line") ?? "", at: settings.location("line"), &bag)
+    GPIOLines.checkChip(settings.string("chip") ?? "", at: settings.location("chip"), &bag)
+    let maximum = settings.duration("max_on_time") ?? .seconds(3)
+    let range = settings.location("patterns")
+    for entry in settings.entries("patterns") {
+      guard CueKind.allNames.contains(entry.key) else {
+        bag.error(
+          "unknown cue '\(entry.key)' in 'patterns'", at: range,
+          hint: closestMatch(to: entry.key, among: CueKind.allNames).map { "did you mean '\($0)'?" }
+            ?? "cues: " + CueKind.allNames.joined(separator: ", "))
+        continue
+      }
+      for (index, on) in durations(entry.value).enumerated() where index % 2 == 0 {
+        if on > maximum.nanoseconds {
+          bag.error(
+            "pattern '\(entry.key)' sounds for \(DurationText.format(TimeSpan(nanoseconds: on))), "
+              + "longer than max_on_time \(DurationText.format(maximum))",
+            at: range, hint: "shorten the beep or raise 'max_on_time' (it protects the horn)")
+        }
+      }
+    }
+    for window in strings(settings["quiet_hours"]) where QuietHours.Window(parsing: window) == nil {
+      bag.error(
+        "invalid quiet hours '\(window)'", at: settings.location("quiet_hours"),
+        hint: "write a time-of-day range such as \"21:00-07:00\"")
+    }
+  }
+
+  static func durations(_ value: SettingValue) -> [Int64] {
+    guard case .list(let items) = value else { return [] }
+    return items.compactMap { item in
+      if case .duration(let span) = item { return span.nanoseconds }
+      return nil
+    }
+  }
+
+  static func strings(_ value: SettingValue?) -> [String] {
+    guard case .list(let items)? = value else { return [] }
+    return items.compactMap { item in
+      if case .string(let text) = item { return text }
+      return nil
+    }
+  }
+
+  /// Creates the output from its config entry; `source` gives the chips and `clock` the time
+  /// (tests pass fakes).
+  public init(
+    instance: PluginInstance, source: GPIOChipSource = .system,
+    clock: @escaping () -> Int64 = MonotonicClock.now
+  ) {
+    id = instance.id
+    kind = instance.kind
+    self.source = source
+    self.clock = clock
+    let settings = instance.settings
+    line = settings.string("line") ?? ""
+    chip = settings.string("chip") ?? GPIOLines.automatic
+    activeLow = settings.bool("active_low") ?? false
+    var overrides: [String: BeepPattern] = [:]
+    for entry in settings.entries("patterns") { overrides[entry.key] = Self.durations(entry.value) }
+    patterns = BuzzerPatterns.standard(overriding: overrides)
+    maximumOnTime = (settings.duration("max_on_time") ?? .seconds(3)).nanoseconds
+    quietHours = QuietHours(
+      Self.strings(settings["quiet_hours"]).compactMap(QuietHours.Window.init))
+    schedule = BuzzerSchedule(maximumOnTime: maximumOnTime)
+    limit = OnTimeLimit(maximum: maximumOnTime)
+  }
+
+  public func start(_ context: PluginContext) throws {
+    self.context = context
+    schedule = BuzzerSchedule(maximumOnTime: maximumOnTime)
+    limit = OnTimeLimit(maximum: maximumOnTime)
+    // Requested inactive: the line is off from the first instant the daemon holds it.
+    lines = try GPIOOutputLines(
+      [(line, chip)], activeLow: activeLow, consumer: GPIOLines.consumer(id), source: source)
+  }
+
+  public func render(_ frame: OutputFrame) throws {
+    guard lines != nil else { return }
+    // The frame's instant is when the loop woke; an action's frame comes after the action's
+    // work (the state saved, other outputs drawn). The line is written now, so decide for now.
+    let now = max(frame.monotonicNow, clock())
+    let minute = frame.civilTime.hour * 60 + frame.civilTime.minute
+    if frame.muted || quietHours.contains(minuteOfDay: minute) {
+      schedule.cut(from: now)
+    } else {
+      // Of the cues due at one instant, the highest priority plays (the schedule decides).
+      for cue in frame.cues {
+        guard let pattern = patterns.pattern(for: cue.kind) else { continue }
+        schedule.play(
+          pattern, at: BuzzerSchedule.start(ofCueAt: cue.instant.nanoseconds, seenAt: now),
+          priority: BuzzerPatterns.priority(of: cue.kind))
+      }
+    }
+    try apply(at: now)
+  }
+
+  /// Writes the level the schedule and the on-time limit allow at `now`.
+  func apply(at now: Int64) throws {
+    guard let lines else { return }
+    schedule.discard(before: now)
+    let wanted = schedule.isOn(at: now)
+    let allowed = limit.level(wanting: wanted, at: now)
+    if wanted && !allowed && limit.tripped && lines.values[0] {
+      context?.log(
+        .warning, "buzzer on too long; cut off",
+        [("line", line), ("max_on_ms", String(maximumOnTime / 1_000_000))])
+    }
+    if allowed != lines.values[0] {
+      context?.log(.debug, "buzzer", [("line", line), ("on", allowed ? "yes" : "no")])
+    }
+    try lines.set(0, allowed)
+  }
+
+  public func nextWakeUp(after now: Int64) -> Int64? {
+    guard lines != nil else { return nil }
+    let change = schedule.nextChange(after: now)
+    guard let deadline = limit.deadline else { return change }
+    return min(change ?? deadline, deadline)
+  }
+
+  public func stop() {
+    lines?.releaseSafely()
+    lines = nil
+    schedule = BuzzerSchedule(maximumOnTime: maximumOnTime)
+    limit = OnTimeLimit(maximum: maximumOnTime)
+    context = nil
+  }
+
+  /// Drives the line off without starting: `wodclockd --safe-outputs`, run by systemd after the
+  /// daemon died however it died (ExecStopPost=). The request sets the line inactive as it is
+  /// made; after the release the Pi's pin controller keeps driving that level.
+  public func driveSafe() throws {
+    let held = try GPIOOutputLines(
+      [(line, chip)], activeLow: activeLow, consumer: GPIOLines.consumer(id), source: source)
+    held.releaseSafely()
+  }
+}
