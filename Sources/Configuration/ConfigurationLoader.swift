@@ -67,6 +67,8 @@ struct Loader {
   /// Preset names in file order, known before any section that refers to them is read.
   var presetNames: [String] = []
   var presetNameSet: Set<String> = []
+  /// Control names from `controls:` (or the standard ones), for the inputs that use them.
+  var controlNames: [String] = []
   /// The merged palette, for plugin colour settings.
   var palette = DesignTokens.standard.palette
 
@@ -107,6 +109,7 @@ struct Loader {
     let controls = readControls(mapping.entry(forKey: "controls"))
     let presets = readPresets(
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
+    controlNames = controls.map(\.name)
     var instances = PluginInstances()
     let inputs = readPlugins(mapping["inputs"], direction: .input, into: &instances)
     let outputs = readPlugins(mapping["outputs"], direction: .output, into: &instances)

@@ -130,6 +130,14 @@ extension Loader {
         instances.claims[identity] = (id, range)
       }
     }
+    for reference in schema.controls(settings) where !controlNames.contains(reference.name) {
+      checker.error(
+        "\(name) uses control '\(reference.name)', which 'controls' does not define",
+        at: settings.locations[reference.key] ?? mapping.range,
+        hint: closestMatch(to: reference.name, among: controlNames).map { "did you mean '\($0)'?" }
+          ?? "define it under 'controls' with its press and long_press actions; controls: "
+          + controlNames.joined(separator: ", "))
+    }
     return PluginInstance(kind: kind, id: id, settings: settings, location: mapping.range.start)
   }
 

@@ -30,13 +30,17 @@ public struct PluginSchema: Sendable {
   /// Hardware this instance takes (a GPIO line, a serial device): two instances claiming the
   /// same resource is a config error at the second one.
   public var claims: @Sendable (PluginSettings) -> [ResourceClaim]
+  /// The control names this instance operates (a button's `control:`): each must be defined in
+  /// `controls:`, or the button would do nothing.
+  public var controls: @Sendable (PluginSettings) -> [ControlReference]
 
   /// Creates a schema; without `crossCheck` and `claims` the kind has no checks across keys and
   /// takes no hardware for itself.
   public init(
     kind: String, direction: Direction, summary: String, settings: [SettingSpec],
     crossCheck: @escaping @Sendable (PluginSettings, inout DiagnosticBag) -> Void = { _, _ in },
-    claims: @escaping @Sendable (PluginSettings) -> [ResourceClaim] = { _ in [] }
+    claims: @escaping @Sendable (PluginSettings) -> [ResourceClaim] = { _ in [] },
+    controls: @escaping @Sendable (PluginSettings) -> [ControlReference] = { _ in [] }
   ) {
     self.kind = kind
     self.direction = direction
@@ -44,6 +48,7 @@ public struct PluginSchema: Sendable {
     self.settings = settings
     self.crossCheck = crossCheck
     self.claims = claims
+    self.controls = controls
   }
 }
 
@@ -178,6 +183,17 @@ public struct ResourceClaim: Sendable, Equatable, Hashable {
   public init(kind: String, identity: String, key: String) {
     self.kind = kind
     self.identity = identity
+    self.key = key
+  }
+}
+
+/// A control name a plugin instance uses, and the setting key that names it.
+public struct ControlReference: Sendable, Equatable, Hashable {
+  public var name: String
+  /// The setting key, for the error location.
+  public var key: String
+  public init(name: String, key: String) {
+    self.name = name
     self.key = key
   }
 }

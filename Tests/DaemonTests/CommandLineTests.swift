@@ -67,3 +67,22 @@ import Testing
     #expect(result.error.contains("hint: copy the annotated default"))
   }
 }
+
+@Suite struct ControlReferenceTests {
+  @Test func aButtonNamingAnUndefinedControlIsAConfigError() throws {
+    let daemon = try DaemonHarness(
+      config: testConfig + """
+
+        inputs:
+          - type: gpio-button
+            buttons:
+              - {line: GPIO17, control: strat}
+        """)
+    let result = try run(binaryDirectory + "/wodclockd", ["--check-config", daemon.configPath])
+    #expect(result.status == 78)
+    #expect(
+      result.error.contains(
+        "error: input 'gpio-button' uses control 'strat', which 'controls' does not define"))
+    #expect(result.error.contains("hint: did you mean 'start'?"))
+  }
+}

@@ -95,6 +95,14 @@ public final class GPIOButtonInput: InputPlugin {
           identity: GPIOLines.identity(chip: button.string("chip"), line: button.string("line")),
           key: "buttons")
       }
+    },
+    controls: { settings in
+      settings.sections("buttons").map {
+        ControlReference(name: $0.string("control"), key: "buttons")
+      }
+        + settings.sections("combinations").map {
+          ControlReference(name: $0.string("control"), key: "combinations")
+        }
     })
 
   static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
