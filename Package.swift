@@ -25,7 +25,11 @@ let package = Package(
     .systemLibrary(
       name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
     .target(name: "CGPIOShim", dependencies: ["CGPIOD"]),
-    .target(name: "HardwareKit", dependencies: ["CLinux", "CGPIOShim"]),
+    // libudev (device discovery, hotplug) and the evdev ioctls, for USB remotes and keypads;
+    // imported by HardwareKit only.
+    .systemLibrary(name: "CUDev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+    .target(name: "CEvdevShim"),
+    .target(name: "HardwareKit", dependencies: ["CLinux", "CGPIOShim", "CUDev", "CEvdevShim"]),
 
     // Composition: plugins, loop, control socket, CLI.
     .target(
@@ -61,7 +65,7 @@ let package = Package(
 )
 
 for target in package.targets
-where target.type != .system && !["CLinux", "CGPIOShim"].contains(target.name) {
+where target.type != .system && !["CLinux", "CGPIOShim", "CEvdevShim"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("MemberImportVisibility"))
