@@ -19,6 +19,7 @@ public enum PluginCatalog {
     PluginKind(schema: TerminalOutput.schema, factory: .output(TerminalOutput.init(instance:))),
     PluginKind(schema: LogOutput.schema, factory: .output(LogOutput.init(instance:))),
     PluginKind(schema: KeyboardInput.schema, factory: .input(KeyboardInput.init(instance:))),
+    PluginKind(schema: USBRemoteInput.schema, factory: .input(USBRemoteInput.init(instance:))),
   ]
 
   /// The schemas, for the config loader.
