@@ -22,7 +22,8 @@ public final class FakeKeyDevices: KeyDeviceSystem {
   private var plugged: [String: Plugged] = [:]
   private var monitors: [FakeMonitor] = []
   /// Nodes currently grabbed by an open fake device.
-  public private(set) var grabbed: Set<String> = []
+  public var grabbed: Set<String> { Set(grabOwners.keys) }
+  private var grabOwners: [String: ObjectIdentifier] = [:]
   /// How many times `scan()` ran (rescans after an unplug without udevd).
   public private(set) var scanCount = 0
   /// Whether monitors hear anything, as when udevd runs.
@@ -48,7 +49,7 @@ public final class FakeKeyDevices: KeyDeviceSystem {
   public func unplug(_ devnode: String) {
     guard let device = plugged.removeValue(forKey: devnode) else { return }
     try? device.writeEnd.close()
-    grabbed.remove(devnode)
+    grabOwners[devnode] = nil
     notify()
   }
 
@@ -109,14 +110,17 @@ public final class FakeKeyDevices: KeyDeviceSystem {
       ?? (plugged[path] != nil ? path : nil)
   }
 
-  fileprivate func setGrabbed(_ devnode: String, _ isGrabbed: Bool) throws(SystemError) {
+  fileprivate func setGrabbed(_ devnode: String, by owner: ObjectIdentifier, _ isGrabbed: Bool)
+    throws(SystemError)
+  {
     if isGrabbed {
-      guard !grabbed.contains(devnode) else {
+      guard grabOwners[devnode] == nil else {
         throw SystemError(operation: "ioctl EVIOCGRAB", path: devnode, errno: .resourceBusy)
       }
-      grabbed.insert(devnode)
-    } else {
-      grabbed.remove(devnode)
+      grabOwners[devnode] = owner
+    } else if grabOwners[devnode] == owner {
+      // A device opened before an unplug releases only its own grab, not the new device's.
+      grabOwners[devnode] = nil
     }
   }
 
@@ -165,7 +169,7 @@ final class FakeKeyDevice: KeyDevice {
   }
 
   func grab() throws(SystemError) {
-    try system?.setGrabbed(info.devnode, true)
+    try system?.setGrabbed(info.devnode, by: ObjectIdentifier(self), true)
     isGrabbed = true
   }
 
@@ -176,7 +180,7 @@ final class FakeKeyDevice: KeyDevice {
   func pressedKeys() throws(SystemError) -> Set<UInt16> { system?.held(info.devnode) ?? [] }
 
   func close() {
-    if isGrabbed { try? system?.setGrabbed(info.devnode, false) }
+    if isGrabbed { try? system?.setGrabbed(info.devnode, by: ObjectIdentifier(self), false) }
     isGrabbed = false
   }
 }

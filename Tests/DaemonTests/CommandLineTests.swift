@@ -17,7 +17,10 @@ import Testing
     try run(binaryDirectory + "/wodclockd", arguments)
   }
 
-  @Test(arguments: ["Config/wodclock.yaml", "Config/examples/demo.yaml"])
+  @Test(arguments: [
+    "Config/wodclock.yaml", "Config/examples/demo.yaml", "Config/examples/clicker.yaml",
+    "Config/examples/keypad.yaml",
+  ])
   func shippedConfigsPassTheCheck(_ path: String) throws {
     let result = try wodclockd(["--check-config", repositoryRoot + "/" + path])
     #expect(result.status == 0, "\(result.error)")

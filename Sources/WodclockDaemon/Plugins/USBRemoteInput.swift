@@ -31,6 +31,9 @@ public final class USBRemoteInput: InputPlugin {
   private var context: PluginContext?
   private var monitor: (any KeyHotplugMonitor)?
   private var open: [OpenNode] = []
+  /// Nodes that went away, closed on the next call: the loop still has their descriptors
+  /// registered until it re-reads `watchedDescriptors` after the call that dropped them.
+  private var retired: [any KeyDevice] = []
   private var recognizer: GestureRecognizer
   /// Nodes that failed to open or grab, so the failure is logged once per node.
   private var refused: Set<String> = []
@@ -234,7 +237,7 @@ public final class USBRemoteInput: InputPlugin {
   }
 
   private func close(_ node: OpenNode, at now: Int64) {
-    node.device.close()
+    retired.append(node.device)
     open.removeAll { $0 === node }
     guard open.isEmpty else { return }
     // Keys held at the moment of removal never come up: start the recogniser afresh.
@@ -251,7 +254,13 @@ public final class USBRemoteInput: InputPlugin {
 
   // MARK: Events
 
+  private func closeRetired() {
+    for device in retired { device.close() }
+    retired = []
+  }
+
   public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent] {
+    closeRetired()
     if let monitor, descriptor == monitor.fileDescriptor {
       let actions = monitor.drain()
       if !actions.isEmpty { try rescan(at: now, reason: "hotplug") }
@@ -370,6 +379,7 @@ public final class USBRemoteInput: InputPlugin {
   }
 
   public func handleWakeUp(at now: Int64) -> [InputEvent] {
+    closeRetired()
     let events = translate(recognizer.advance(to: now))
     if let due = rescanAt, due <= now {
       rescanAt = nil
@@ -385,6 +395,7 @@ public final class USBRemoteInput: InputPlugin {
   }
 
   public func stop() {
+    closeRetired()
     for node in open { node.device.close() }
     open = []
     monitor = nil
