@@ -60,7 +60,9 @@ let package = Package(
     .testTarget(name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration"]),
+      dependencies: [
+        "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ConfigFormat",
+      ]),
   ]
 )
 

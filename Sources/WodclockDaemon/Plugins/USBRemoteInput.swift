@@ -24,6 +24,8 @@ public final class USBRemoteInput: InputPlugin {
   private let longPress: Int64
   private let grabs: Bool
   private let system: any KeyDeviceSystem
+  /// The monotonic clock, read only in `start` (every other call is given the time).
+  private let clock: () -> Int64
   /// Key code to recogniser button; only mapped, non-repeating keys have one.
   private let buttons: [UInt16: Int]
   private let codesByButton: [UInt16]
@@ -97,8 +99,11 @@ public final class USBRemoteInput: InputPlugin {
     try self.init(instance: instance, system: LinuxKeyDevices())
   }
 
-  /// Creates the plugin on `system` (a fake in tests).
-  init(instance: PluginInstance, system: any KeyDeviceSystem) throws {
+  /// Creates the plugin on `system` and `clock` (fakes in tests).
+  init(
+    instance: PluginInstance, system: any KeyDeviceSystem,
+    clock: @escaping () -> Int64 = MonotonicClock.now
+  ) throws {
     id = instance.id
     let settings = instance.settings
     guard let text = settings.string("device"), let selector = InputDeviceSelector(parsing: text)
@@ -118,6 +123,7 @@ public final class USBRemoteInput: InputPlugin {
     self.longPress = longPress
     grabs = settings.bool("grab") ?? true
     self.system = system
+    self.clock = clock
     let codes = keyMap.targets.keys.filter { !keyMap.repeating.contains($0) }.sorted()
     codesByButton = codes
     buttons = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
@@ -140,8 +146,7 @@ public final class USBRemoteInput: InputPlugin {
       }
     }
     // Monitor first, then enumerate: a device plugged in between is seen by one of the two.
-    let now = MonotonicClock.now()
-    try rescan(at: now, reason: "start")
+    try rescan(at: clock(), reason: "start")
     if open.isEmpty {
       context.log(
         .warning, "remote not found; waiting for it",
