@@ -29,7 +29,10 @@ let package = Package(
     // imported by HardwareKit only.
     .systemLibrary(name: "CUDev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
     .target(name: "CEvdevShim"),
-    .target(name: "HardwareKit", dependencies: ["CLinux", "CGPIOShim", "CUDev", "CEvdevShim"]),
+    // The order matters: SwiftPM puts the linker search paths of the later system library first,
+    // and libudev's (-L/usr/lib/<triplet>) must not come before a private libgpiod v2's, or
+    // -lgpiod finds Debian's v1 (Tests/hil/run.sh builds against v2 that way).
+    .target(name: "HardwareKit", dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim"]),
 
     // Composition: plugins, loop, control socket, CLI.
     .target(

@@ -140,7 +140,7 @@ struct RemoteKeyMap: Equatable, Sendable {
         "unknown key '\(name)' in '\(setting)'", at: location,
         hint: (guess.map { "did you mean '\($0)'? " } ?? "")
           + "keys are the kernel's KEY_* names (KEY_PAGEDOWN, KEY_KP1, KEY_F5 ...); "
-          + "'evtest' or the daemon's debug log shows what a device sends")
+          + "'evtest' shows what a device sends, and the daemon logs keys it does not map")
     }
     if case .map(let entries)? = settings["keys"] {
       for entry in entries {
