@@ -6,7 +6,7 @@ PREFIX        ?= /usr/local
 DESTDIR       ?=
 CONFIGURATION ?= release
 SWIFT_FLAGS   ?=
-DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev
+DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev
 STRICT        := -Xswiftc -warnings-as-errors
 
 BINDIR     := $(DESTDIR)$(PREFIX)/bin

@@ -29,7 +29,14 @@ let package = Package(
     .systemLibrary(
       name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
     .target(name: "CGPIOShim", dependencies: ["CGPIOD"]),
-    .target(name: "HardwareKit", dependencies: ["CLinux", "CGPIOShim"]),
+    // libudev (device discovery, hotplug) and the evdev ioctls, for USB remotes and keypads;
+    // imported by HardwareKit only.
+    .systemLibrary(name: "CUDev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+    .target(name: "CEvdevShim"),
+    // The order matters: SwiftPM puts the linker search paths of the later system library first,
+    // and libudev's (-L/usr/lib/<triplet>) must not come before a private libgpiod v2's, or
+    // -lgpiod finds Debian's v1 (Tests/hil/run.sh builds against v2 that way).
+    .target(name: "HardwareKit", dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim"]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
@@ -89,7 +96,7 @@ let package = Package(
 )
 
 for target in package.targets
-where target.type != .system && !["CLinux", "CGPIOShim"].contains(target.name) {
+where target.type != .system && !["CLinux", "CGPIOShim", "CEvdevShim"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -18,11 +18,11 @@ import Testing
   }
 
   @Test(arguments: [
-    "Config/wodclock.yaml", "Config/examples/demo.yaml", "Config/examples/tm1637.yaml",
-    "Config/examples/max7219.yaml", "Config/examples/shift-register.yaml",
-    "Config/examples/ht16k33.yaml", "Config/examples/sparkfun-serial.yaml",
     "Config/wodclock.yaml", "Config/examples/demo.yaml", "Config/examples/garage.yaml",
-    "Config/examples/box-gym.yaml",
+    "Config/examples/box-gym.yaml", "Config/examples/tm1637.yaml", "Config/examples/max7219.yaml",
+    "Config/examples/shift-register.yaml", "Config/examples/ht16k33.yaml",
+    "Config/examples/sparkfun-serial.yaml", "Config/examples/clicker.yaml",
+    "Config/examples/keypad.yaml",
   ])
   func shippedConfigsPassTheCheck(_ path: String) throws {
     let result = try wodclockd(["--check-config", repositoryRoot + "/" + path])

@@ -54,6 +54,9 @@
 #   --log FILE              also write the raw console log to FILE
 #   -q, --quiet             do not stream the console; print it only on failure
 #   --keep                  keep the scratch directory (path is printed)
+#   --udev                  run systemd-udevd in the VM (Debian's udev package, unpacked
+#                           into the cache): device links, ID_* properties and "udev"
+#                           netlink events for hotplug. Without it nothing runs udevd.
 #   --self-test             run the built-in libgpiod tool test (PASS/FAIL lines)
 #   --prepare               set up the cache and exit 0 (no VM is booted)
 #   -h, --help              this text
@@ -72,6 +75,8 @@
 #                                    (0/1; for an OUTPUT line: what the program set)
 #   Tools: busybox applets, gpiodetect gpioinfo gpioget gpioset gpiomon gpiofind
 #   (libgpiod v1, Debian's 1.6.3) and libgpiod.so.2.
+#   Input: evdev.ko and uinput.ko are loaded (/dev/input/eventN, /dev/uinput), so a test
+#   can create virtual keyboards; with --udev, udevd has processed them before COMMAND.
 #   Note: gpio-sim reverts a line to its pull when it is released, so read an
 #   output back while it is still requested (e.g. `gpioset --mode=signal ... &`).
 #   Note: busybox sh runs its own applet in preference to a same-named file on
@@ -118,7 +123,7 @@ usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 # ---------------------------------------------------------------- arguments --
 FILES=() ENVS=() LINE_NAMES=()
 WORKDIR=/ BANKS=8 MOCKUP="" I2C_STUB="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
-SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0
+SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0
 while [ $# -gt 0 ]; do
   case "$1" in   # options that take a value must have one
     -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|--i2c-stub|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log)
@@ -143,6 +148,7 @@ while [ $# -gt 0 ]; do
     -q|--quiet) QUIET=1; shift ;;
     --keep) KEEP=1; shift ;;
     --self-test) SELFTEST=1; shift ;;
+    --udev) UDEV=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
@@ -249,6 +255,24 @@ add_i2c_modules() {
   rm -rf "$scratch"
 }
 
+# evdev and uinput are modules in Debian's kernel (CONFIG_INPUT_EVDEV=m, CONFIG_INPUT_UINPUT=m):
+# /dev/input/eventN for keyboards, /dev/uinput to create virtual ones in tests.
+copy_input_modules() {  # copy_input_modules UNPACKED_IMAGE_DIR DEST
+  local m=$1/lib/modules/$KREL/kernel/drivers/input
+  cp "$m/evdev.ko" "$m/misc/uinput.ko" "$2/" || die "evdev.ko/uinput.ko not in linux-image-$KREL"
+}
+add_input_modules() {  # caches built before the input modules were part of them
+  local scratch
+  log "adding evdev.ko and uinput.ko to the kernel cache (one-time)"
+  scratch=$(mktemp -d "/tmp/$PROG-input.XXXXXX")
+  ( cd "$scratch" && apt-get download "linux-image-$KREL" >apt-download.log 2>&1 ) \
+    || { cat "$scratch/apt-download.log" >&2; rm -rf "$scratch"; die "apt-get download failed"; }
+  dpkg -x "$scratch"/linux-image-"$KREL"_*.deb "$scratch/img"
+  copy_input_modules "$scratch/img" "$CACHE/modules"
+  strip --strip-debug "$CACHE/modules/evdev.ko" "$CACHE/modules/uinput.ko"
+  rm -rf "$scratch"
+}
+
 build_kernel_cache() {
   local scratch src hdr v_img v_src
   log "building kernel cache for $KREL in $CACHE (one-time; ~1-2 min)"
@@ -290,6 +314,7 @@ build_kernel_cache() {
   cp "$scratch/img/lib/modules/$KREL/kernel/fs/configfs/configfs.ko" "$CACHE.tmp/modules/"
   cp "$scratch/kmod/"{irq_sim.ko,gpio-sim.ko,gpio-mockup.ko} "$CACHE.tmp/modules/"
   copy_i2c_modules "$scratch/img" "$CACHE.tmp/modules" || die "no i2c-dev/i2c-stub in linux-image-$KREL"
+  copy_input_modules "$scratch/img" "$CACHE.tmp/modules"
   strip --strip-debug "$CACHE.tmp/modules/"*.ko
   # Load order (= modules.dep): configfs, irq_sim -> gpio-sim; irq_sim -> gpio-mockup
   extract_vmlinux "$CACHE.tmp/vmlinuz" "$CACHE.tmp/vmlinux" || true
@@ -305,6 +330,30 @@ build_kernel_cache() {
 [ -f "$CACHE/modules/gpio-sim.ko" ] || die "kernel cache incomplete: $CACHE"
 if [ ! -e "$CACHE/vmlinux" ] && [ ! -e "$CACHE/.no-vmlinux" ]; then   # caches from older versions
   ( flock 9; [ -e "$CACHE/vmlinux" ] || extract_vmlinux "$CACHE/vmlinuz" "$CACHE/vmlinux" || touch "$CACHE/.no-vmlinux" ) 9>"$CACHE_ROOT/.lock-$KREL"
+fi
+
+if [ ! -e "$CACHE/modules/uinput.ko" ]; then
+  ( flock 9; [ -e "$CACHE/modules/uinput.ko" ] || add_input_modules ) 9>"$CACHE_ROOT/.lock-$KREL"
+fi
+
+# udev for --udev: Debian's package unpacked once (udevadm is also systemd-udevd), not installed
+# on the host. Its libraries come from the host through ldd, like every other binary's.
+UDEV_DIR=""
+if [ "$UDEV" = 1 ]; then
+  UDEV_DIR="$CACHE_ROOT/udev"
+  if [ ! -x "$UDEV_DIR/bin/udevadm" ]; then
+    ( flock 9
+      if [ ! -x "$UDEV_DIR/bin/udevadm" ]; then
+        scratch=$(mktemp -d "/tmp/$PROG-udev.XXXXXX")
+        ( cd "$scratch" && apt-get download udev >apt-download.log 2>&1 ) \
+          || { apt-get update >/dev/null 2>&1; ( cd "$scratch" && apt-get download udev >apt-download.log 2>&1 ); } \
+          || { cat "$scratch/apt-download.log" >&2; die "apt-get download udev failed"; }
+        rm -rf "$UDEV_DIR.tmp"; dpkg -x "$scratch"/udev_*.deb "$UDEV_DIR.tmp"
+        rm -rf "$scratch" "$UDEV_DIR"; mv "$UDEV_DIR.tmp" "$UDEV_DIR"
+      fi
+    ) 9>"$CACHE_ROOT/.lock-udev"
+  fi
+  [ -x "$UDEV_DIR/bin/udevadm" ] || die "udev cache incomplete: $UDEV_DIR"
 fi
 
 if [ "$PREPARE" = 1 ]; then log "prepared: $CACHE"; exit 0; fi
@@ -367,6 +416,20 @@ cp "$CACHE/modules/"*.ko "$ROOT/lib/modules/gpio-sim-vm/"
 # /dev/console must exist before /init runs, or init gets no stdio.
 mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
 mknod -m 666 "$ROOT/dev/null" c 1 3 2>/dev/null || true
+
+# udevd (--udev): the binary, the rules that name and tag input devices, and the groups those
+# rules give device nodes (50-udev-default.rules: input, ...).
+if [ "$UDEV" = 1 ]; then
+  add_path "$UDEV_DIR/bin/udevadm" /bin/udevadm
+  mkdir -p "$ROOT/lib/systemd" "$ROOT/lib/udev/rules.d" "$ROOT/etc/udev"
+  ln -s /bin/udevadm "$ROOT/lib/systemd/systemd-udevd"
+  for rule in 50-udev-default.rules 60-input-id.rules 60-persistent-input.rules 70-mouse.rules; do
+    cp "$UDEV_DIR/lib/udev/rules.d/$rule" "$ROOT/lib/udev/rules.d/"
+  done
+  printf 'root:x:0:0:root:/root:/bin/sh\n' >"$ROOT/etc/passwd"
+  printf 'root:x:0:\ninput:x:101:\nkvm:x:102:\nvideo:x:103:\naudio:x:104:\ndisk:x:105:\ntty:x:5:\ndialout:x:20:\nrender:x:106:\nsgx:x:107:\n' >"$ROOT/etc/group"
+  touch "$ROOT/gpio-sim-vm/udev"
+fi
 
 # User files.
 for spec in "${FILES[@]}"; do
@@ -481,6 +544,13 @@ if [ -n "$I2C_STUB" ]; then
     grep -q 'SMBus stub' "$n/name" 2>/dev/null && export I2C_STUB_BUS=/dev/$(basename "$n")
   done
   [ -c "${I2C_STUB_BUS:-/nonexistent}" ] || { echo "i2c-stub: no bus device"; ls /sys/class/i2c-dev; finish 125; }
+fi
+for m in evdev uinput; do [ -f $M/$m.ko ] && { insmod $M/$m.ko || finish 125; }; done
+if [ -e /gpio-sim-vm/udev ]; then
+  mkdir -p /run/udev
+  /lib/systemd/systemd-udevd --daemon || finish 125
+  udevadm trigger --action=add --subsystem-match=input >/dev/null 2>&1
+  udevadm settle --timeout=20 || echo "gpio-sim-vm: udevadm settle timed out"
 fi
 # One gpio-sim device with one bank per --banks entry.
 D=/sys/kernel/config/gpio-sim/gpio-sim-vm

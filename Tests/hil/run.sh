@@ -6,9 +6,11 @@
 # wodclockd runs with gpio-button and gpio-buzzer on the simulated chip (daemon-check.sh).
 # Each variant also runs the 7-segment drivers (wodclock-segment-check): TM1637, shift-register
 # and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
-# i2c-stub.
+# i2c-stub. The usb variant runs the usb-remote input: the real wodclockd against virtual USB
+# keyboards (/dev/uinput), once with udevd running (hotplug through the libudev monitor) and
+# once without (backoff rescans), see usb-remote-check.sh.
 #
-# Usage: Tests/hil/run.sh [v1] [v2]      (default: both)
+# Usage: Tests/hil/run.sh [v1] [v2] [usb]      (default: all three)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
 #
 # A VM that cannot boot is a failure, never a skip: the exit status is non-zero whenever a
@@ -19,7 +21,7 @@ cd "$root"
 SWIFT=${SWIFT:-swift}
 configuration=${HIL_CONFIGURATION:-debug}
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || variants=(v1 v2)
+[ ${#variants[@]} -gt 0 ] || variants=(v1 v2 usb)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -37,11 +39,40 @@ echo "hil: VM cache ready ($(since "$start") s)"
 
 results=()
 status=0
+# The usb-remote check: one build of the daemon (on v1's scratch path, sharing its objects), a
+# static uinput helper, and two VM runs.
+run_usb() {
+  local scratch=.build/hil-v1 product start rc udev
+  start=$(now)
+  for product in wodclockd wodclockctl; do
+    "$SWIFT" build --scratch-path "$scratch" -c "$configuration" --product "$product" \
+      --static-swift-stdlib -Xswiftc -warnings-as-errors
+  done
+  mkdir -p .build/hil-usb
+  cc -static -O2 -Wall -Werror -o .build/hil-usb/uinput-keys Tests/hil/uinput-keys.c
+  echo "hil: built usb ($(since "$start") s)"
+  for udev in udev rescan; do
+    start=$(now)
+    rc=0
+    Tests/hil/gpio-sim-vm.sh --timeout 240 -m 768 $([ "$udev" = udev ] && echo --udev) \
+      -b "$scratch/$configuration/wodclockd" -b "$scratch/$configuration/wodclockctl" \
+      -b .build/hil-usb/uinput-keys -b Tests/hil/usb-remote-check.sh -- \
+      usb-remote-check.sh "$udev" || rc=$?
+    if [ "$rc" -eq 0 ]; then
+      results+=("PASS usb-$udev ($(since "$start") s)")
+    else
+      results+=("FAIL usb-$udev (exit status $rc, $(since "$start") s)")
+      status=1
+    fi
+  done
+}
+
 for variant in "${variants[@]}"; do
+  if [ "$variant" = usb ]; then run_usb; continue; fi
   case "$variant" in
     v1) pc_path="" ;;
     v2) pc_path=$(Tests/hil/build-libgpiod-v2.sh) ;;
-    *) echo "hil: unknown variant $variant (v1 or v2)" >&2; exit 2 ;;
+    *) echo "hil: unknown variant $variant (v1, v2 or usb)" >&2; exit 2 ;;
   esac
   scratch=".build/hil-$variant"
   # --static-swift-stdlib keeps the VM image small: no 80 MB of Swift runtime libraries to copy.

@@ -48,6 +48,9 @@ public enum ControlClientMain {
     Subcommand(name: "version", arguments: "", summary: "the daemon's version and protocol"),
     Subcommand(
       name: "stats", arguments: "", summary: "wake-up lateness, CPU time and memory of the daemon"),
+    Subcommand(
+      name: "devices", arguments: "",
+      summary: "input devices for usb-remote: name, USB id, node (local, no daemon)"),
   ]
 
   static var usage: String {
@@ -127,6 +130,7 @@ public enum ControlClientMain {
           + "\n\n\(command.summary)")
       return ExitCode.ok
     }
+    if command.name == "devices" { return listInputDevices() }
     var request = JSONObject([
       ("v", .integer(ControlProtocol.version)), ("cmd", .string(command.name)),
     ])
@@ -224,6 +228,28 @@ public enum ControlClientMain {
 
   /// Writes to stdout unbuffered, so `watch` piped into another program shows each line as
   /// it happens.
+  /// The input event nodes of this machine, for a `usb-remote`'s `device:` setting.
+  private static func listInputDevices() -> Int32 {
+    let devices: [InputDeviceInfo]
+    do {
+      devices = try InputDevices.scan()
+    } catch {
+      StandardError.writeLine("wodclockctl: cannot list input devices: \(error)")
+      return ExitCode.unavailable
+    }
+    var text = ""
+    for device in devices {
+      text += "\(device.devnode)  \(device.usbID ?? "----:----")  \"\(device.name)\""
+      if let serial = device.serial { text += "  serial \(serial)" }
+      text += "\n"
+      for link in device.links where link.contains("/by-id/") { text += "    \(link)\n" }
+    }
+    if devices.isEmpty { text = "no input devices\n" }
+    if !InputDevices.udevIsRunning { text += "(udevd is not running: no by-id links)\n" }
+    emit(text)
+    return ExitCode.ok
+  }
+
   private static func emit(_ text: String) {
     _ = try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
   }

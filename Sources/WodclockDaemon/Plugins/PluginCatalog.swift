@@ -26,6 +26,7 @@ public enum PluginCatalog {
         schema: GPIOBuzzerOutput.schema, factory: .output { GPIOBuzzerOutput(instance: $0) }),
       PluginKind(
         schema: GPIOSignalOutput.schema, factory: .output { GPIOSignalOutput(instance: $0) }),
+      PluginKind(schema: USBRemoteInput.schema, factory: .input(USBRemoteInput.init(instance:))),
     ]
     + SevenSegmentOutput.schemas.map { schema in
       PluginKind(schema: schema, factory: .output(SevenSegmentOutput.init(instance:)))

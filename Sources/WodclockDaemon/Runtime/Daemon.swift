@@ -535,7 +535,10 @@ public final class Daemon {
       switch slot.state {
       case .running:
         if let due = slot.plugin.nextWakeUp(after: now), due <= now {
-          handleInputEvents(slot.plugin.handleWakeUp(at: now), at: now)
+          let events = slot.plugin.handleWakeUp(at: now)
+          // A wake-up may open devices (a remote found by a rescan): watch what it has now.
+          if slot.plugin.watchedDescriptors != slot.watched { watch(slot) }
+          handleInputEvents(events, at: now)
         }
       case .failed(let retryAt, _) where retryAt <= now:
         startInput(slot, at: now)

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: MIT
+// `usb-remote` input: a USB presenter clicker or numeric keypad, read as evdev key events
+// (/dev/input/eventN) and grabbed so its keys do not also type on a console; picked up again
+// when its receiver is pulled out and put back.
+
+import ConfigFormat
+import Configuration
+import ControlKit
+import HardwareKit
+import WorkoutCore
+
+/// Reads the keys of the devices one selector names (a receiver often has several event nodes:
+/// keyboard, consumer keys, mouse; every node with keyboard keys is used) and turns them into
+/// control gestures through the key map and the shared gesture recogniser.
+///
+/// Hotplug: with udevd a "udev" netlink monitor says when input devices come and go; without it
+/// (its control socket missing) that monitor would hear nothing, so the plugin rescans with
+/// backoff while its device is missing. A removal is logged once, the return once.
+public final class USBRemoteInput: InputPlugin {
+  public let id: String
+  public let kind = "usb-remote"
+
+  private let selector: InputDeviceSelector
+  private let keyMap: RemoteKeyMap
+  private let longPress: Int64
+  private let grabs: Bool
+  private let system: any KeyDeviceSystem
+  /// The monotonic clock, read only in `start` (every other call is given the time).
+  private let clock: () -> Int64
+  /// Key code to recogniser button; only mapped, non-repeating keys have one.
+  private let buttons: [UInt16: Int]
+  private let codesByButton: [UInt16]
+
+  private var context: PluginContext?
+  private var monitor: (any KeyHotplugMonitor)?
+  private var open: [OpenNode] = []
+  /// Nodes that went away, closed on the next call: the loop still has their descriptors
+  /// registered until it re-reads `watchedDescriptors` after the call that dropped them.
+  private var retired: [any KeyDevice] = []
+  private var recognizer: GestureRecognizer
+  /// Nodes that failed to open or grab, so the failure is logged once per node.
+  private var refused: Set<String> = []
+  private var rescanAt: Int64?
+  private var rescanBackoff = USBRemoteInput.firstRescan
+  private var missingReported = false
+  private var lastInstant: Int64 = .min
+
+  private final class OpenNode {
+    let device: any KeyDevice
+    var decoder = EvdevEventDecoder()
+    var filter = EvdevKeyFilter()
+    init(device: any KeyDevice) { self.device = device }
+  }
+
+  /// The first rescan after the device went missing; doubled up to `maximumRescan`.
+  static let firstRescan: Int64 = 250_000_000
+  static let maximumRescan: Int64 = 4_000_000_000
+  /// With a working hotplug monitor, a slow rescan still catches a lost notification (a
+  /// netlink burst overflows the socket: ENOBUFS, libudev.md §monitor).
+  static let monitoredRescan: Int64 = 30_000_000_000
+
+  public static let schema = PluginSchema(
+    kind: "usb-remote", direction: .input,
+    summary: "a USB presenter clicker or numeric keypad (evdev; chosen by name, USB id or path)",
+    settings: [
+      SettingSpec(
+        "device", .string, default: nil,
+        "the device's name, its USB id (046d:c52d, or 046d:c52d:SERIAL) or a /dev/input path"),
+      SettingSpec(
+        "profile", .choice(RemoteProfile.allCases.map(\.rawValue)), default: .string("presenter"),
+        "built-in key map: presenter, keypad or none"),
+      SettingSpec(
+        "keys", .map(.string), default: .map([]),
+        "KEY_NAME: control, 'preset N', 'action ACTION' or none; over the profile's keys"),
+      SettingSpec(
+        "long_press", .duration(.milliseconds(100)...(.seconds(30))),
+        default: .duration(.milliseconds(800)), "held this long is a long press"),
+      SettingSpec(
+        "repeat", .list(.string), default: .list([]),
+        "keys whose auto-repeat while held counts as more presses (no long press then)"),
+      SettingSpec(
+        "grab", .boolean, default: .boolean(true),
+        "take the device for the clock alone, so its keys do not type on a console"),
+    ],
+    crossCheck: { settings, bag in RemoteKeyMap.check(settings, &bag) },
+    claims: { settings in
+      guard let text = settings.string("device"),
+        let selector = InputDeviceSelector(parsing: text)
+      else { return [] }
+      let identity: String
+      if case .name(let name) = selector {
+        identity = name.lowercased()
+      } else {
+        identity = selector.description
+      }
+      return [ResourceClaim(kind: "input device", identity: identity, key: "device")]
+    },
+    controls: { settings in
+      // The keys the owner mapped by hand must name defined controls; a profile's built-in
+      // keys may name controls a config leaves out (those keys then do nothing).
+      guard case .map(let entries)? = settings["keys"] else { return [] }
+      return entries.compactMap { entry in
+        guard case .string(let text) = entry.value,
+          case .control(let name)? = RemoteKeyTarget(parsing: text)
+        else { return nil }
+        return ControlReference(name: name, key: "keys")
+      }
+    })
+
+  public convenience init(instance: PluginInstance) throws {
+    try self.init(instance: instance, system: LinuxKeyDevices())
+  }
+
+  /// Creates the plugin on `system` and `clock` (fakes in tests).
+  init(
+    instance: PluginInstance, system: any KeyDeviceSystem,
+    clock: @escaping () -> Int64 = MonotonicClock.now
+  ) throws {
+    id = instance.id
+    let settings = instance.settings
+    guard let text = settings.string("device"), let selector = InputDeviceSelector(parsing: text)
+    else { throw PluginError("no device given") }
+    self.selector = selector
+    var keys: [KeyedSetting] = []
+    if case .map(let entries)? = settings["keys"] { keys = entries }
+    var repeating: [String] = []
+    if case .list(let items)? = settings["repeat"] {
+      for case .string(let name) in items { repeating.append(name) }
+    }
+    let keyMap = RemoteKeyMap(
+      profile: RemoteProfile(rawValue: settings.string("profile") ?? "") ?? .presenter,
+      keys: keys, repeating: repeating)
+    self.keyMap = keyMap
+    let longPress = settings.duration("long_press")?.nanoseconds ?? 800_000_000
+    self.longPress = longPress
+    grabs = settings.bool("grab") ?? true
+    self.system = system
+    self.clock = clock
+    let codes = keyMap.targets.keys.filter { !keyMap.repeating.contains($0) }.sorted()
+    codesByButton = codes
+    buttons = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
+    recognizer = GestureRecognizer(longPressTimes: codes.map { _ in longPress })
+  }
+
+  public var watchedDescriptors: [FileDescriptor] {
+    (monitor.map { [$0.fileDescriptor] } ?? []) + open.map(\.device.fileDescriptor)
+  }
+
+  public func start(_ context: PluginContext) throws {
+    self.context = context
+    if system.canMonitorHotplug {
+      do {
+        monitor = try system.makeMonitor()
+      } catch {
+        context.log(
+          .warning, "no hotplug monitor; rescanning while the device is missing",
+          [("error", "\(error)")])
+      }
+    }
+    // Monitor first, then enumerate: a device plugged in between is seen by one of the two.
+    try rescan(at: clock(), reason: "start")
+    if open.isEmpty {
+      context.log(
+        .warning, "remote not found; waiting for it",
+        [("device", selector.description), ("hotplug", monitor == nil ? "rescan" : "udev")])
+      missingReported = true
+    }
+  }
+
+  // MARK: Devices
+
+  /// Opens every matching node not open yet; schedules the next rescan while none is.
+  private func rescan(at now: Int64, reason: String) throws {
+    let found: [InputDeviceInfo]
+    do {
+      found = try system.scan()
+    } catch {
+      if open.isEmpty { scheduleRescan(at: now) }
+      throw PluginError("cannot list input devices: \(error)")
+    }
+    let resolved: String?
+    if case .path(let path) = selector { resolved = system.resolve(path) } else { resolved = nil }
+    let wasEmpty = open.isEmpty
+    var added: [OpenNode] = []
+    for info in found where selector.matches(info, resolvedPath: resolved) {
+      guard !open.contains(where: { $0.device.info.devnode == info.devnode }) else { continue }
+      if let node = openNode(info) { added.append(node) }
+    }
+    open += added
+    let present = Set(found.map(\.devnode))
+    refused = refused.filter { present.contains($0) }
+    if !added.isEmpty, wasEmpty {
+      let first = added[0].device.info
+      var fields: [(String, String)] = [
+        ("device", first.name), ("nodes", added.map(\.device.info.devnode).joined(separator: ",")),
+        ("via", reason),
+      ]
+      if let usb = first.usbID { fields.append(("usb_id", usb)) }
+      context?.log(.notice, "remote connected", fields)
+      missingReported = false
+      rescanBackoff = Self.firstRescan
+    }
+    if open.isEmpty {
+      scheduleRescan(at: now)
+    } else {
+      rescanAt = nil
+    }
+  }
+
+  private func scheduleRescan(at now: Int64) {
+    if monitor != nil {
+      rescanAt = now + Self.monitoredRescan
+    } else {
+      rescanAt = now + rescanBackoff
+      rescanBackoff = min(rescanBackoff * 2, Self.maximumRescan)
+    }
+  }
+
+  private func openNode(_ info: InputDeviceInfo) -> OpenNode? {
+    let device: any KeyDevice
+    do {
+      device = try system.open(info)
+    } catch {
+      refuse(info, "cannot open the remote", error)
+      return nil
+    }
+    guard device.hasKeyboardKeys else {
+      // A presenter's mouse node (laser pointer, scroll): buttons only, left to the system.
+      device.close()
+      return nil
+    }
+    if grabs {
+      do {
+        try device.grab()
+      } catch {
+        device.close()
+        refuse(info, "cannot grab the remote", error)
+        return nil
+      }
+    }
+    // Keys already held (the coach's thumb on the button while it was plugged in) fire nothing
+    // when they come up.
+    if let held = try? device.pressedKeys() {
+      for code in held { if let button = buttons[code] { recognizer.assumeHeld(button) } }
+    }
+    refused.remove(info.devnode)
+    return OpenNode(device: device)
+  }
+
+  private func refuse(_ info: InputDeviceInfo, _ message: String, _ error: any Error) {
+    guard !refused.contains(info.devnode) else { return }
+    refused.insert(info.devnode)
+    context?.log(.error, message, [("node", info.devnode), ("error", "\(error)")])
+  }
+
+  private func close(_ node: OpenNode, at now: Int64) {
+    retired.append(node.device)
+    open.removeAll { $0 === node }
+    guard open.isEmpty else { return }
+    // Keys held at the moment of removal never come up: start the recogniser afresh.
+    recognizer = GestureRecognizer(longPressTimes: codesByButton.map { _ in longPress })
+    if !missingReported {
+      missingReported = true
+      context?.log(
+        .warning, "remote disconnected; waiting for it to come back",
+        [("device", node.device.info.name), ("hotplug", monitor == nil ? "rescan" : "udev")])
+    }
+    rescanBackoff = Self.firstRescan
+    scheduleRescan(at: now)
+  }
+
+  // MARK: Events
+
+  private func closeRetired() {
+    for device in retired { device.close() }
+    retired = []
+  }
+
+  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent] {
+    closeRetired()
+    if let monitor, descriptor == monitor.fileDescriptor {
+      let actions = monitor.drain()
+      if !actions.isEmpty { try rescan(at: now, reason: "hotplug") }
+      return []
+    }
+    guard let node = open.first(where: { $0.device.fileDescriptor == descriptor }) else {
+      return []
+    }
+    var bytes: [UInt8] = []
+    var gone = false
+    readLoop: while true {
+      do {
+        switch try node.device.read(appendingTo: &bytes) {
+        case .bytes: continue
+        case .wouldBlock: break readLoop
+        case .endOfFile:
+          gone = true
+          break readLoop
+        }
+      } catch {
+        // ENODEV after an unplug (evdev.c); anything else is no better: reopen later.
+        if error.errno != .noSuchDevice {
+          context?.log(.warning, "remote read failed", [("error", "\(error)")])
+        }
+        gone = true
+        break readLoop
+      }
+    }
+    let (changes, lost) = node.filter.keyChanges(node.decoder.decode(bytes))
+    var events = handle(changes, device: node.device, at: now)
+    if lost, !gone { events += resynchronise(node, at: now) }
+    if gone { close(node, at: now) }
+    return events
+  }
+
+  /// Key changes to gestures to input events.
+  func handle(_ changes: [EvdevKeyChange], device: any KeyDevice, at now: Int64)
+    -> [InputEvent]
+  {
+    var events: [InputEvent] = []
+    for change in changes {
+      // Monotonic event timestamps date a press exactly; they never run ahead of the loop's
+      // clock nor behind what was decided already.
+      var instant = device.usesMonotonicClock ? min(change.instant, now) : now
+      instant = max(instant, lastInstant)
+      lastInstant = instant
+      guard let target = keyMap.targets[change.code] else {
+        if change.kind == .down {
+          context?.log(
+            .info, "unmapped key",
+            [("key", EvdevKeys.name(of: change.code)), ("code", "\(change.code)")])
+        }
+        continue
+      }
+      if keyMap.repeating.contains(change.code) {
+        if change.kind != .up { events += Self.events(for: target, .press) }
+        continue
+      }
+      guard let button = buttons[change.code] else { continue }
+      switch change.kind {
+      case .autoRepeat:
+        continue  // the input core's repeat while held; the recogniser times the hold itself
+      case .down, .up:
+        let gestures = recognizer.change(button, down: change.kind == .down, at: instant)
+        events += translate(gestures)
+      }
+    }
+    return events
+  }
+
+  private func resynchronise(_ node: OpenNode, at now: Int64) -> [InputEvent] {
+    // After SYN_DROPPED: keys whose release was lost come up now.
+    guard let held = try? node.device.pressedKeys() else { return [] }
+    var events: [InputEvent] = []
+    for (code, button) in buttons where recognizer.isDown(button) && !held.contains(code) {
+      events += translate(recognizer.change(button, down: false, at: max(now, lastInstant)))
+    }
+    return events
+  }
+
+  private func translate(_ gestures: [RecognizedGesture]) -> [InputEvent] {
+    var events: [InputEvent] = []
+    for recognized in gestures {
+      let button: Int
+      let gesture: Gesture
+      switch recognized.gesture {
+      case .press(let index):
+        button = index
+        gesture = .press
+      case .longPress(let index):
+        button = index
+        gesture = .longPress
+      default:
+        continue
+      }
+      guard codesByButton.indices.contains(button),
+        let target = keyMap.targets[codesByButton[button]]
+      else { continue }
+      events += Self.events(for: target, gesture)
+    }
+    return events
+  }
+
+  static func events(for target: RemoteKeyTarget, _ gesture: Gesture) -> [InputEvent] {
+    switch target {
+    case .control(let name): return [.control(name, gesture)]
+    // A held key still does what it says: once, when the hold is recognised.
+    case .preset(let number): return [.loadPresetNumber(number)]
+    case .action(let action): return [.action(.engine(action))]
+    case .nothing: return []
+    }
+  }
+
+  public func nextWakeUp(after now: Int64) -> Int64? {
+    [recognizer.nextDeadline, rescanAt].compactMap { $0 }.min()
+  }
+
+  public func handleWakeUp(at now: Int64) -> [InputEvent] {
+    closeRetired()
+    let events = translate(recognizer.advance(to: now))
+    if let due = rescanAt, due <= now {
+      rescanAt = nil
+      do {
+        try rescan(at: now, reason: monitor == nil ? "rescan" : "slow rescan")
+      } catch {
+        if !missingReported {
+          context?.log(.warning, "\(error)")
+        }
+      }
+    }
+    return events
+  }
+
+  public func stop() {
+    closeRetired()
+    for node in open { node.device.close() }
+    open = []
+    monitor = nil
+    rescanAt = nil
+    context = nil
+  }
+}
