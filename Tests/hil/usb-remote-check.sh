@@ -25,13 +25,15 @@ KEY_F5=63
 json() { wodclockctl --socket "$sock" --json status 2>/dev/null; }
 field() { json | sed -n "s/.*\"$1\": *\"\([^\"]*\)\".*/\1/p"; }
 # wait_for PATTERN COUNT SECONDS: until the log has COUNT lines matching PATTERN.
+# count PATTERN: how many log lines match (0 while the log does not exist yet).
+count() { n=$(grep -c "$1" "$log" 2>/dev/null); echo "${n:-0}"; }
 wait_for() {
   i=0
-  while [ "$(grep -c "$1" "$log")" -lt "$2" ] && [ $i -lt $(($3 * 10)) ]; do
+  while [ "$(count "$1")" -lt "$2" ] && [ $i -lt $(($3 * 10)) ]; do
     sleep 0.1
     i=$((i + 1))
   done
-  [ "$(grep -c "$1" "$log")" -ge "$2" ]
+  [ "$(count "$1")" -ge "$2" ]
 }
 # expect FIELD VALUE WHAT: polls the status for up to 3 s.
 expect() {
@@ -70,6 +72,7 @@ inputs:
       KEY_1: preset 1
       KEY_2: preset 2
 YAML
+: >"$log"   # exists before the first poll, whatever the shell's start-up order
 wodclockd --config /tmp/remote.yaml --socket "$sock" --state-dir /tmp/state >"$log" 2>&1 &
 daemon=$!
 wait_for "ready" 1 30 || ko "the daemon did not start"
