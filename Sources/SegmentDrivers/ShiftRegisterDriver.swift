@@ -12,8 +12,13 @@
 // the whole chain; an unchanged frame writes nothing. Cost: 8 clocks per digit; with the 1 µs
 // default half period a 6-digit chain is 48 clocks ≈ 0.1 ms plus ~150 GPIO calls.
 //
-// Brightness: /OE (/G on TPIC parts, low = outputs on) when wired is driven high at 0 % and low
-// otherwise; dimming in steps needs a hardware PWM on /OE, which this driver does not drive.
+// Brightness: /OE (/G on TPIC parts, low = outputs on) on a GPIO line is driven high at 0 % and
+// low otherwise. On a hardware PWM channel instead (Documentation/ABI/testing/sysfs-class-pwm)
+// the digits dim: they are lit while /OE is low, and sysfs's `duty_cycle` is the active time,
+// high in normal polarity, so the duty cycle is the dark part: period × (100 % − brightness).
+// Normal polarity with the complement rather than `polarity: inversed`, because not every
+// controller can invert (the write fails on those). Software PWM from the daemon's loop would
+// flicker whenever the loop is busy; the controller's waveform does not.
 
 public import HardwareKit
 public import SevenSegment
@@ -33,19 +38,26 @@ public final class ShiftRegisterDriver: SegmentDriver {
   private var lines: BitBangLines?
   private var chain: [UInt8]?
   private var enabled: Bool?
+  private let pwm: PWMChannel?
+  private let pwmPeriod: Int64
 
   /// - Parameters:
-  ///   - outputEnable: the /OE (/G) line, if wired.
+  ///   - outputEnable: the /OE (/G) line, if wired to a GPIO line.
+  ///   - pwm: the PWM channel wired to /OE (/G), for dimming; instead of `outputEnable`.
+  ///   - pwmPeriodNanoseconds: its period (1 ms: 1 kHz, well above visible flicker).
   ///   - map: where each segment sits in a register (the board's wiring).
   ///   - invert: a 0 bit lights a segment (a 74HC595 sinking common-anode digits).
   ///   - nearestIsLeftmost: the register wired to the Pi drives the leftmost digit (the chain
   ///     runs left to right).
   public init(
     chip: any GPIOChip, data: GPIOLine, clock: GPIOLine, latch: GPIOLine,
-    outputEnable: GPIOLine?, digits: Int, map: SegmentBitMap, invert: Bool = false,
-    nearestIsLeftmost: Bool = true, halfPeriodNanoseconds: Int64 = 1_000, consumer: String,
+    outputEnable: GPIOLine?, pwm: PWMChannel? = nil, pwmPeriodNanoseconds: Int64 = 1_000_000,
+    digits: Int, map: SegmentBitMap, invert: Bool = false, nearestIsLeftmost: Bool = true,
+    halfPeriodNanoseconds: Int64 = 1_000, consumer: String,
     delay: @escaping (Int64) -> Void = SpinDelay.wait
   ) {
+    self.pwm = pwm
+    pwmPeriod = max(1, pwmPeriodNanoseconds)
     self.chip = chip
     lineSpecs = [data, clock, latch] + (outputEnable.map { [$0] } ?? [])
     hasOutputEnable = outputEnable != nil
@@ -68,6 +80,11 @@ public final class ShiftRegisterDriver: SegmentDriver {
         initialValues: [false, false, false] + (hasOutputEnable ? [true] : []),
         consumer: consumer, delay: delay)
     }
+    if let pwm {
+      // Dark (/OE high all the time) until the first frame is latched, as with a GPIO /OE.
+      try pwm.open()
+      try pwm.set(periodNanoseconds: pwmPeriod, dutyNanoseconds: pwmPeriod)
+    }
     chain = nil
     enabled = nil
   }
@@ -83,7 +100,12 @@ public final class ShiftRegisterDriver: SegmentDriver {
       try shift(bytes, on: lines)
       chain = bytes
     }
-    if hasOutputEnable {
+    if let pwm {
+      let percent = Int64(max(0, min(100, frame.brightnessPercent)))
+      // The high (dark) time; PWMChannel writes nothing when it has not changed.
+      try pwm.set(
+        periodNanoseconds: pwmPeriod, dutyNanoseconds: pwmPeriod * (100 - percent) / 100)
+    } else if hasOutputEnable {
       let on = frame.brightnessPercent > 0
       if on != enabled {
         try lines.set(3, !on)
@@ -98,6 +120,8 @@ public final class ShiftRegisterDriver: SegmentDriver {
       if hasOutputEnable { try? lines.set(3, true) }
       lines.release()
     }
+    // After the chain is blank: a disabled PWM output's level is the controller's choice.
+    pwm?.close()
     lines = nil
     chain = nil
   }

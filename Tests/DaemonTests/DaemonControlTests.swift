@@ -83,6 +83,42 @@ import Testing
     #expect(help.output.contains("usage: wodclockctl load PRESET"))
   }
 
+  @Test func muteTogglesAndSetsTheSounders() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    // A freshly started clock is never silent.
+    #expect(try daemon.status()["muted"] == false)
+
+    let toggled = try daemon.ctl(["mute"])
+    #expect(toggled.status == 0)
+    #expect(toggled.output.hasPrefix("sound off\n"))
+    #expect(toggled.output.contains("  muted"))
+    #expect(try daemon.status()["muted"] == true)
+
+    // `on` sets rather than toggles, so saying it twice keeps the clock silent.
+    #expect(try daemon.ctl(["mute", "on"]).status == 0)
+    #expect(try daemon.status()["muted"] == true)
+    let off = try daemon.ctl(["mute", "off", "--json"])
+    #expect(off.status == 0)
+    #expect(try JSONValue.parse(off.output)["status"]?["muted"] == false)
+    #expect(try daemon.ctl(["mute"]).output.hasPrefix("sound off"))
+    #expect(try daemon.ctl(["mute"]).output.hasPrefix("sound on"))
+    #expect(try daemon.status()["muted"] == false)
+
+    // The protocol directly: "on" must be a boolean.
+    let reply = try daemon.request(["cmd": "mute", "on": true])
+    #expect(reply["status"]?["muted"] == true)
+    let bad = try daemon.request(["cmd": "mute", "on": "yes"])
+    #expect(bad["ok"] == false)
+    #expect(bad["error"]?["code"]?.stringValue == "bad_request")
+    #expect(try daemon.ctl(["mute", "loud"]).status == 64)
+
+    try daemon.signal(.terminate)
+    #expect(try daemon.waitForExit() == .exited(0))
+    #expect(daemon.log.contains("action action=mute muted=yes"))
+    #expect(daemon.log.contains("action action=mute muted=no"))
+  }
+
   @Test func watchFollowsTheClock() throws {
     let daemon = try DaemonHarness(config: testConfig)
     try daemon.start(arguments: ["--speed", "20"])

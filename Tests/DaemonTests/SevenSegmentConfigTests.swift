@@ -48,6 +48,32 @@ import Testing
     #expect(result.error.contains("'X' at position 5 is not a digit letter"))
   }
 
+  @Test func outputEnableIsALineOrAPWMChannelNotBoth() throws {
+    let result = try check(
+      """
+        - type: shift-register
+          data: GPIO17
+          clock: GPIO27
+          latch: GPIO22
+          output_enable: GPIO18
+          pwm_chip: 0
+        - type: shift-register
+          data: GPIO5
+          clock: GPIO6
+          latch: GPIO13
+          pwm_chip: pwm0
+        - type: shift-register
+          data: GPIO23
+          clock: GPIO24
+          latch: GPIO25
+          pwm_chip: pwmchip0
+      """)
+    #expect(result.status == 78)
+    #expect(result.error.contains("output_enable and pwm_chip both drive /OE; give one"))
+    #expect(result.error.contains("pwm_chip must be a number (0) or a controller name (pwmchip0)"))
+    #expect(result.error.contains("claims PWM channel 'pwmchip0:0', already taken by"))
+  }
+
   @Test func max7219NeedsSpidevOrThreeLines() throws {
     let result = try check(
       """

@@ -39,6 +39,9 @@ public enum ControlClientMain {
     Subcommand(
       name: "previous", arguments: "", summary: "go back to the previous interval or step"),
     Subcommand(name: "lap", arguments: "", summary: "tally a round"),
+    Subcommand(
+      name: "mute", arguments: "[on|off]",
+      summary: "silence the buzzer (or let it sound); no argument toggles"),
     Subcommand(name: "load", arguments: "PRESET", summary: "load a preset by name"),
     Subcommand(name: "presets", arguments: "", summary: "list the presets"),
     Subcommand(
@@ -147,6 +150,13 @@ public enum ControlClientMain {
         request["limit"] = .integer(Int64(limit))
       } else if !rest.isEmpty {
         return usageError("'history' takes only '--limit N'")
+      }
+    case "mute":
+      switch rest {
+      case []: break
+      case ["on"]: request["on"] = .bool(true)
+      case ["off"]: request["on"] = .bool(false)
+      default: return usageError("'mute' takes 'on', 'off' or nothing (toggle)")
       }
     default:
       guard rest.isEmpty else { return usageError("'\(command.name)' takes no arguments") }

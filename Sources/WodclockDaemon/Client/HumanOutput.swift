@@ -55,6 +55,9 @@ enum HumanOutput {
       text += "peak memory: \((reply["peak_rss_bytes"]?.intValue ?? 0) / 1024) KiB\n"
       text += "control clients: \(reply["clients"]?.intValue ?? 0)\n"
       return text
+    case "mute":
+      let sound = reply["status"]?["muted"]?.boolValue == true ? "sound off" : "sound on"
+      return sound + (reply["status"].map { "\n" + status($0) } ?? "\n")
     case "watch":
       return reply["status"].map { status($0) } ?? ""
     default:
@@ -102,6 +105,7 @@ enum HumanOutput {
       parts.append("remaining \(clock(Int(remaining.rounded(.up))))")
     }
     if let reason = status["finish_reason"]?.stringValue { parts.append("(\(reason))") }
+    if status["muted"]?.boolValue == true { parts.append("muted") }
     return parts.joined(separator: "  ") + "\n"
   }
 

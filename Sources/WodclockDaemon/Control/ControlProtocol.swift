@@ -7,6 +7,8 @@
 // Events after `subscribe`: {"v": 1, "event": "status", "status": {...}} and
 //                           {"v": 1, "event": "cue", "cue": {...}}
 // `v` and `id` are optional in requests; `id` is echoed back.
+// {"cmd": "mute"} toggles the sounders like the `mute` control action; {"cmd": "mute", "on": true}
+// sets it, so a script can silence the clock without reading the status first.
 
 import JSONKit
 import WorkoutCore
@@ -23,11 +25,13 @@ public enum ControlCommand: Equatable, Sendable {
   case version
   /// The loop's wake-up lateness, CPU time and memory: is this machine keeping time?
   case stats
+  /// The `mute` action: nil toggles, true silences the sounders, false lets them sound again.
+  case mute(on: Bool?)
 
   /// Every command name, for error messages and the client's help.
   public static let names =
     WorkoutAction.allCases.map(\.rawValue) + [
-      "load", "status", "presets", "history", "reload", "subscribe", "version", "stats",
+      "load", "status", "presets", "history", "reload", "subscribe", "version", "stats", "mute",
     ]
 }
 
@@ -106,6 +110,15 @@ public enum ControlProtocol {
     case "subscribe": return .success(ControlRequest(id: id, command: .subscribe))
     case "version": return .success(ControlRequest(id: id, command: .version))
     case "stats": return .success(ControlRequest(id: id, command: .stats))
+    case "mute":
+      var on: Bool?
+      if let given = object["on"] {
+        guard let value = given.boolValue else {
+          return reject("bad_request", "\"on\" must be true or false (leave it out to toggle)", id)
+        }
+        on = value
+      }
+      return .success(ControlRequest(id: id, command: .mute(on: on)))
     default:
       return reject(
         "unknown_command",
@@ -146,7 +159,10 @@ public enum ControlProtocol {
   }
 
   /// The status object: what `wodclockctl status --json` prints.
-  public static func status(_ snapshot: WorkoutSnapshot, display: String?) -> JSONValue {
+  /// `muted`: the `mute` action's state (sounders silent); lamps and displays carry on.
+  public static func status(_ snapshot: WorkoutSnapshot, display: String?, muted: Bool)
+    -> JSONValue
+  {
     func seconds(_ span: TimeSpan?) -> JSONValue { span.map { .double($0.seconds) } ?? .null }
     func counter(_ counter: Counter?) -> (JSONValue, JSONValue) {
       guard let counter else { return (.null, .null) }
@@ -174,6 +190,7 @@ public enum ControlProtocol {
         ("laps", .integer(Int64(snapshot.laps))),
         ("time_under_tension_s", .double(snapshot.timeUnderTension.seconds)),
         ("finish_reason", snapshot.finishReason.map { .string($0.rawValue) } ?? .null),
+        ("muted", .bool(muted)),
       ]))
   }
 

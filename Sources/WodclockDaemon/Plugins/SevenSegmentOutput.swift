@@ -168,11 +168,15 @@ public final class SevenSegmentOutput: OutputPlugin {
       let invert = settings.bool("invert") ?? false
       let nearestLeft = settings.string("chain") != "right-to-left"
       let half = halfPeriod(settings)
+      let pwmChip = parsePWMChip(settings.string("pwm_chip") ?? "")
+      let pwmChannel = settings.integer("pwm_channel") ?? 0
+      let pwmPeriod = 1_000_000_000 / Int64(max(1, settings.integer("pwm_frequency_hz") ?? 1000))
       return {
         ShiftRegisterDriver(
           chip: try openChip(), data: data, clock: clock, latch: latch, outputEnable: enable,
-          digits: digits, map: map, invert: invert, nearestIsLeftmost: nearestLeft,
-          halfPeriodNanoseconds: half, consumer: consumer)
+          pwm: pwmChip.map { PWMChannel(chip: $0, channel: pwmChannel) },
+          pwmPeriodNanoseconds: pwmPeriod, digits: digits, map: map, invert: invert,
+          nearestIsLeftmost: nearestLeft, halfPeriodNanoseconds: half, consumer: consumer)
       }
     case "ht16k33":
       let bus = settings.string("bus") ?? "/dev/i2c-1"
@@ -187,6 +191,13 @@ public final class SevenSegmentOutput: OutputPlugin {
     default:
       throw PluginError("unknown 7-segment kind \(kind)")
     }
+  }
+
+  /// `0` or `pwmchip0` → 0; nil for empty or anything else.
+  static func parsePWMChip(_ text: String) -> Int? {
+    let number = text.hasPrefix("pwmchip") ? String(text.dropFirst("pwmchip".count)) : text
+    guard let value = Int(number), value >= 0 else { return nil }
+    return value
   }
 
   static func parseAddress(_ text: String) -> Int? {
@@ -326,6 +337,13 @@ public final class SevenSegmentOutput: OutputPlugin {
       lineSpec("latch", required: true, "RCK / RCLK"),
       lineSpec("output_enable", required: false, "/OE or /G, if wired: dark at 0 % brightness"),
       SettingSpec(
+        "pwm_chip", .string, default: .string(""),
+        "instead of output_enable: the /sys/class/pwm/pwmchipN on /OE, to dim (Pi: pwm-2chan)"),
+      SettingSpec("pwm_channel", .integer(0...15), default: .integer(0), "its channel (pwmN)"),
+      SettingSpec(
+        "pwm_frequency_hz", .integer(100...100_000), default: .integer(1000),
+        "the PWM frequency; above ~200 Hz nobody sees flicker"),
+      SettingSpec(
         "segment_map", .string, default: .string("sparkfun"),
         "bit 0..7 segments: sparkfun, standard, or eight of a b c d e f g dp"),
       SettingSpec("invert", .boolean, default: .boolean(false), "a 0 bit lights a segment"),
@@ -342,9 +360,30 @@ public final class SevenSegmentOutput: OutputPlugin {
           "segment_map must be sparkfun, standard, max7219 or eight distinct segments", at: range,
           hint: "bit 0 first, such as a,f,g,e,d,c,b,dp")
       }
+      let pwmChip = settings.string("pwm_chip") ?? ""
+      if !pwmChip.isEmpty, let range = settings.locations["pwm_chip"] {
+        if parsePWMChip(pwmChip) == nil {
+          bag.error(
+            "pwm_chip must be a number (0) or a controller name (pwmchip0)", at: range,
+            hint: "`ls /sys/class/pwm` lists the controllers")
+        } else if !(settings.string("output_enable") ?? "").isEmpty {
+          bag.error(
+            "output_enable and pwm_chip both drive /OE; give one", at: range,
+            hint: "pwm_chip dims the digits, output_enable only switches them on and off")
+        }
+      }
       checkLayout(settings, &bag, expected: nil, what: "the chain")
     },
-    claims: gpioClaims(["data", "clock", "latch", "output_enable"]))
+    claims: { settings in
+      var claims = gpioClaims(["data", "clock", "latch", "output_enable"])(settings)
+      if let chip = parsePWMChip(settings.string("pwm_chip") ?? "") {
+        claims.append(
+          ResourceClaim(
+            kind: "PWM channel", identity: "pwmchip\(chip):\(settings.integer("pwm_channel") ?? 0)",
+            key: "pwm_chip"))
+      }
+      return claims
+    })
 
   static let ht16k33Schema = PluginSchema(
     kind: "ht16k33", direction: .output,

@@ -240,12 +240,17 @@ public final class Daemon {
         failure = ControlFailure(error.code, error.message)
       }
     case .mute:
-      muted.toggle()
-      logger.info("action", [("action", "mute"), ("muted", muted ? "yes" : "no")])
-      message = (muted ? "sound off" : "sound on", now + Self.messageDuration)
+      setMuted(!muted, at: now)
     }
     publish(cues: cues, at: now)
     return failure
+  }
+
+  /// Silences the sounders or lets them sound again, and says so on the displays.
+  private func setMuted(_ on: Bool, at now: Int64) {
+    muted = on
+    logger.info("action", [("action", "mute"), ("muted", muted ? "yes" : "no")])
+    message = (muted ? "sound off" : "sound on", now + Self.messageDuration)
   }
 
   private func handleInputEvents(_ events: [InputEvent], at now: Int64) {
@@ -287,6 +292,12 @@ public final class Daemon {
       if let failure = perform(.load(preset: preset), at: now) {
         return (ControlProtocol.failure(id: id, failure), false)
       }
+      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+    case .mute(let on):
+      // Setting the state it already has still answers ok (and shows the message again):
+      // `mute on` from a script is idempotent.
+      setMuted(on ?? !muted, at: now)
+      publish(cues: [], at: now, force: true)
       return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
     case .status:
       return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
@@ -350,7 +361,8 @@ public final class Daemon {
 
   private func currentStatus(at now: Int64) -> JSONValue {
     let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
-    return ControlProtocol.status(snapshot, display: snapshot.display.map(TimeText.format))
+    return ControlProtocol.status(
+      snapshot, display: snapshot.display.map(TimeText.format), muted: muted)
   }
 
   // MARK: - Reload
