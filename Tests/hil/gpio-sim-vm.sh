@@ -588,7 +588,7 @@ chmod +x "$ROOT/init"
 
 # ------------------------------------------------------------- accelerator --
 # kvm only where hardware virtualization is visible. On hosts whose /dev/kvm is
-# kvm_pvm (PVM, e.g. Firecracker/cloud VMs without nested virt) a stock kernel
+# kvm_pvm (PVM, as on cloud VMs without nested virtualisation) a stock kernel
 # cannot boot: qemu -cpu host aborts with "failed to set MSR 0x10a", and with
 # the MSR masked the guest hangs in its first instructions, printing nothing.
 KVM_FALLBACK=0
