@@ -47,7 +47,7 @@ let package = Package(
       name: "WodclockDaemon",
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
-        "SevenSegment", "SegmentDrivers",
+        "SevenSegment", "SegmentDrivers", "MatrixKit",
         "ControlKit",
       ]),
     .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
@@ -95,7 +95,7 @@ let package = Package(
       dependencies: [
         "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ControlKit",
         "ConfigFormat",
-        "DisplayKit",
+        "DisplayKit", "MatrixKit",
       ]),
   ]
 )
