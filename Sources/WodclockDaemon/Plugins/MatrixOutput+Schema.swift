@@ -3,6 +3,7 @@
 
 import ConfigFormat
 import Configuration
+import HardwareKit
 import MatrixKit
 import WorkoutCore
 
@@ -82,6 +83,13 @@ extension MatrixOutput {
     ] + commonSpecs,
     crossCheck: { settings, bag in
       checkCommon(settings, &bag)
+      if let device = settings.string("device"), SerialDeviceSelector(parsing: device) == nil,
+        let range = settings.locations["device"]
+      {
+        bag.error(
+          "'\(device)' is not a device path or a USB id", at: range,
+          hint: "write /dev/ttyACM0, /dev/serial/by-id/…, or usb:303a:1001 (lsusb's ids)")
+      }
       let leds = (settings.integer("width") ?? 1) * (settings.integer("height") ?? 1)
       let framing = SerialFraming(rawValue: settings.string("protocol") ?? "") ?? .adalight
       if framing == .tpm2, !SerialFraming.tpm2ReadRightByWLED(ledCount: leds),

@@ -38,7 +38,7 @@ public final class MatrixOutput: OutputPlugin {
   private var flushPending = false
 
   static let minimumBackoff: Int64 = 250_000_000
-  static let maximumBackoff: Int64 = 5_000_000_000
+  static let maximumBackoff: Int64 = 2_000_000_000
 
   /// An output from a validated config entry of `serial-matrix` or `ddp-matrix`.
   public convenience init(instance: PluginInstance) throws {
@@ -238,16 +238,23 @@ public final class MatrixOutput: OutputPlugin {
 
   /// Whether the controller is open (tests).
   var isConnected: Bool { transport != nil }
+
+  /// The open serial port (tests).
+  var serialDescriptor: FileDescriptor? { (transport as? SerialMatrixTransport)?.descriptor }
 }
 
 extension Int {
   fileprivate var nonZero: Int? { self == 0 ? nil : self }
 }
 
-/// Serial devices named by path (`/dev/ttyACM0`, `/dev/serial/by-id/usb-…`), resolved on every
-/// open so a controller that comes back under another name is found.
+/// Serial devices named by path (`/dev/ttyACM0`, `/dev/serial/by-id/usb-…`) or by USB id
+/// (`usb:303a:1001`), resolved on every open so a controller that comes back under another
+/// ttyACM number is found.
 enum SerialDeviceName {
   static func resolve(_ name: String) throws -> String {
-    name
+    guard let selector = SerialDeviceSelector(parsing: name) else {
+      throw PluginError("'\(name)' is not a device path or usb:VVVV:PPPP[:SERIAL]")
+    }
+    return try SerialDevices.resolve(selector)
   }
 }
