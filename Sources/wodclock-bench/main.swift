@@ -51,6 +51,10 @@ let benchmarks: [Benchmark] = [
     name: "matrix",
     summary: "µs to render a 128×64 LED-matrix frame and to turn it into wire bytes",
     run: { _ in try MatrixBenchmark.run() }),
+  Benchmark(
+    name: "matrix-wire",
+    summary: "when a serial-matrix frame's last byte leaves, against its second boundary",
+    run: MatrixWireBenchmark.run),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
