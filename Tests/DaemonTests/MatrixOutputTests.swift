@@ -8,6 +8,7 @@ import Configuration
 import DisplayKit
 import Glibc
 import HardwareKit
+import JSONKit
 import MatrixKit
 import Testing
 import WorkoutCore
@@ -204,4 +205,45 @@ import WorkoutCore
 
 final class LogLines: @unchecked Sendable {
   var values: [String] = []
+}
+
+@Suite struct MatrixDaemonTests {
+  @Test(.timeLimit(.minutes(1)))
+  func theDaemonDrivesAMatrixOnASerialPort() throws {
+    let terminal = try PseudoTerminal.open()
+    defer { try? terminal.close() }
+    try terminal.primary.setNonBlocking()
+    let daemon = try DaemonHarness(
+      config: testConfig + """
+
+          - type: serial-matrix
+            device: \(terminal.secondaryPath)
+            baud: 1000000
+            width: 32
+            height: 16
+            startup_delay: 0s
+        """)
+    try daemon.start()
+    #expect(try daemon.request(["cmd": "start"])["ok"]?.boolValue == true)
+    let length = 6 + 32 * 16 * 3
+    var bytes: [UInt8] = []
+    // The EMOM counts down a 10 s interval: a new picture every second.
+    _ = try eventually(timeoutMilliseconds: 5_000) {
+      while case .bytes(let count) = try terminal.primary.read(appendingTo: &bytes), count > 0 {}
+      return bytes.count >= 3 * length
+    }
+    let frames = stride(from: 0, to: bytes.count - bytes.count % length, by: length).compactMap {
+      decodeAdalight(Array(bytes[$0..<($0 + length)]))
+    }
+    #expect(frames.count >= 3, "\(bytes.count) bytes; log:\n\(daemon.log)")
+    #expect(Set(frames).count >= 2)  // the seconds change
+    #expect(frames.allSatisfy { $0.contains { $0 != 0 } })
+    try daemon.signal(.terminate)
+    try daemon.waitForExit()
+    // Stopping leaves the matrix dark.
+    bytes.removeAll()
+    while case .bytes(let count) = try terminal.primary.read(appendingTo: &bytes), count > 0 {}
+    let last = bytes.count >= length ? decodeAdalight(Array(bytes.suffix(length))) : nil
+    #expect(last?.allSatisfy { $0 == 0 } == true)
+  }
 }
