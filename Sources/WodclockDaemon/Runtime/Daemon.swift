@@ -566,7 +566,10 @@ public final class Daemon {
       clock: configuration.clock, civilTime: WallClock.civilTime(at: wall), monotonicNow: now,
       speed: timeBase.speed, message: message?.text, muted: muted)
     frameBase.nextChange = nextDisplayChange(at: now, wall: wall)
-    frameBase.preview = { [self] later in
+    let civilNow = frameBase.civilTime
+    // Weak: outputs keep their last frame, and the daemon keeps its outputs.
+    frameBase.preview = { [weak self] later in
+      guard let self else { return (snapshot, civilNow) }
       // A copy of the engine runs ahead; the cues it produces are dropped with it.
       var engine = host.engine
       let ahead = timeBase.engineInstant(atMonotonic: later)
