@@ -19,6 +19,8 @@ let package = Package(
     .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
     // 7-segment rendering: segment font, layout templates, frames. Pure like DisplayKit.
     .target(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
+    // LED-matrix rendering: fonts, layouts, wiring maps, gamma and power cap, PNG. Pure.
+    .target(name: "MatrixKit", dependencies: ["WorkoutCore", "DisplayKit"]),
     // Pure logic of physical controls and sounders: debouncing, gestures, beep schedules.
     .target(name: "ControlKit", dependencies: ["WorkoutCore"]),
 
@@ -45,7 +47,7 @@ let package = Package(
       name: "WodclockDaemon",
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
-        "SevenSegment", "SegmentDrivers",
+        "SevenSegment", "SegmentDrivers", "MatrixKit",
         "ControlKit",
       ]),
     .executableTarget(name: "wodclockd", dependencies: ["WodclockDaemon"]),
@@ -61,7 +63,7 @@ let package = Package(
       name: "wodclock-bench",
       dependencies: [
         "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "JSONKit", "WodclockDaemon",
-        "ControlKit", "DisplayKit",
+        "ControlKit", "DisplayKit", "MatrixKit",
       ]),
 
     .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
@@ -84,13 +86,16 @@ let package = Package(
         "SevenSegment", "SegmentDrivers", "SegmentDecoders", "HardwareKit", "DisplayKit",
         "WorkoutCore",
       ]),
+    .testTarget(
+      name: "MatrixKitTests", dependencies: ["MatrixKit", "DisplayKit", "WorkoutCore"],
+      exclude: ["Golden"]),
     .testTarget(name: "ControlKitTests", dependencies: ["ControlKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
         "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ControlKit",
         "ConfigFormat",
-        "DisplayKit",
+        "DisplayKit", "MatrixKit",
       ]),
   ]
 )

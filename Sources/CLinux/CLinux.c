@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -261,11 +265,38 @@ static long clinux_baud_value(speed_t speed) {
   return 0;
 }
 
+/* The kernel's struct termios2 (include/uapi/asm-generic/termbits.h), declared here because
+ * <asm/termbits.h> clashes with glibc's <termios.h>. Its c_ispeed/c_ospeed carry any rate when
+ * CBAUD is BOTHER: how Linux sets rates outside the Bnnn table (1 000 000 and 1 500 000 for
+ * WLED, 250 000 for DMX-style controllers). Same layout on arm, arm64 and x86. */
+struct clinux_termios2 {
+  tcflag_t c_iflag, c_oflag, c_cflag, c_lflag;
+  cc_t c_line;
+  cc_t c_cc[19];
+  speed_t c_ispeed, c_ospeed;
+};
+#define CLINUX_TCGETS2 _IOR('T', 0x2A, struct clinux_termios2)
+#define CLINUX_TCSETS2 _IOW('T', 0x2B, struct clinux_termios2)
+#define CLINUX_BOTHER 0010000
+#define CLINUX_CBAUD 0010017
+#define CLINUX_IBSHIFT 16
+
+static int clinux_serial_set_other_rate(int fd, unsigned int baud) {
+  struct clinux_termios2 settings;
+  if (ioctl(fd, CLINUX_TCGETS2, &settings) != 0) return -1;
+  settings.c_cflag &= ~(tcflag_t)(CLINUX_CBAUD | (CLINUX_CBAUD << CLINUX_IBSHIFT));
+  settings.c_cflag |= CLINUX_BOTHER | (CLINUX_BOTHER << CLINUX_IBSHIFT);
+  settings.c_ispeed = baud;
+  settings.c_ospeed = baud;
+  return ioctl(fd, CLINUX_TCSETS2, &settings);
+}
+
 int clinux_serial_configure(int fd, unsigned int baud) {
   speed_t speed = clinux_baud_constant(baud);
   if (speed == 0) {
-    errno = EINVAL;
-    return -1;
+    // Raw 8N1 through termios first (any table rate will do), then the rate through termios2.
+    if (clinux_serial_configure(fd, 38400) != 0) return -1;
+    return clinux_serial_set_other_rate(fd, baud);
   }
   struct termios settings;
   if (tcgetattr(fd, &settings) != 0) return -1;
@@ -281,7 +312,71 @@ int clinux_serial_configure(int fd, unsigned int baud) {
 long clinux_serial_speed(int fd) {
   struct termios settings;
   if (tcgetattr(fd, &settings) != 0) return -1;
-  return clinux_baud_value(cfgetospeed(&settings));
+  long value = clinux_baud_value(cfgetospeed(&settings));
+  if (value != 0) return value;
+  struct clinux_termios2 other;
+  if (ioctl(fd, CLINUX_TCGETS2, &other) != 0) return -1;
+  return (long)other.c_ospeed;
+}
+
+int clinux_serial_claim(int fd) {
+  // TIOCEXCL: a second open(2) of the tty fails with EBUSY (tty_ioctl(4)). Clearing HUPCL keeps
+  // DTR/RTS up when the port closes, so a reopen does not reset an ESP or Arduino board.
+  if (ioctl(fd, TIOCEXCL) != 0) return -1;
+  struct termios settings;
+  if (tcgetattr(fd, &settings) != 0) return -1;
+  settings.c_cflag &= ~(tcflag_t)HUPCL;
+  return tcsetattr(fd, TCSANOW, &settings);
+}
+
+// MARK: UDP
+
+int clinux_udp_connect(const char *host, int port, char *error, size_t errorCapacity) {
+  struct addrinfo hints;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_DGRAM;
+  char service[16];
+  snprintf(service, sizeof service, "%d", port);
+  struct addrinfo *found = NULL;
+  int status = getaddrinfo(host, service, &hints, &found);
+  if (status != 0) {
+    snprintf(error, errorCapacity, "%s", gai_strerror(status));
+    errno = EHOSTUNREACH;
+    return -1;
+  }
+  int fd = -1;
+  for (struct addrinfo *entry = found; entry != NULL; entry = entry->ai_next) {
+    fd = socket(entry->ai_family, entry->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) continue;
+    if (connect(fd, entry->ai_addr, entry->ai_addrlen) == 0) break;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    fd = -1;
+  }
+  freeaddrinfo(found);
+  return fd;
+}
+
+int clinux_udp_bind_loopback(int *port) {
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons((unsigned short)*port);
+  socklen_t length = sizeof address;
+  if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 ||
+      getsockname(fd, (struct sockaddr *)&address, &length) != 0) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+  }
+  *port = ntohs(address.sin_port);
+  return fd;
 }
 
 int clinux_serial_is_raw(int fd) {

@@ -33,8 +33,25 @@ public enum SerialPort {
     }
     try check(
       "tcsetattr", path: path,
-      hint: "serial ports take 1200, 2400, 4800, 9600, 19200, 38400, 57600 or 115200 baud and more"
+      hint: "the serial port does not take \(baud) baud"
     ) { clinux_serial_configure(descriptor.rawValue, UInt32(baud)) }
+  }
+
+  /// Opens `path` as `open(_:baud:)` does and claims it for this process alone (TIOCEXCL: a
+  /// second open fails with EBUSY), with HUPCL cleared so closing never pulses DTR/RTS — the
+  /// reset line of ESP and Arduino LED controllers.
+  ///
+  /// The corresponding C functions are `open`, `tcsetattr` and `ioctl(TIOCEXCL)`.
+  public static func openExclusive(_ path: String, baud: Int) throws(SystemError) -> FileDescriptor
+  {
+    let descriptor = try open(path, baud: baud)
+    do throws(SystemError) {
+      try check("ioctl(TIOCEXCL)", path: path) { clinux_serial_claim(descriptor.rawValue) }
+    } catch {
+      try? descriptor.close()
+      throw error
+    }
+    return descriptor
   }
 
   /// The output baud rate a tty is set to.

@@ -47,6 +47,14 @@ let benchmarks: [Benchmark] = [
     name: "button",
     summary: "gpio-button release edge to decided press, p50 and p99 (30 ms debounce)",
     run: { _ in try GPIOBenchmark.runButton() }),
+  Benchmark(
+    name: "matrix",
+    summary: "µs to render a 128×64 LED-matrix frame and to turn it into wire bytes",
+    run: { _ in try MatrixBenchmark.run() }),
+  Benchmark(
+    name: "matrix-wire",
+    summary: "when a serial-matrix frame's last byte leaves, against its second boundary",
+    run: MatrixWireBenchmark.run),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {

@@ -22,7 +22,7 @@ import Testing
     "Config/examples/box-gym.yaml", "Config/examples/tm1637.yaml", "Config/examples/max7219.yaml",
     "Config/examples/shift-register.yaml", "Config/examples/ht16k33.yaml",
     "Config/examples/sparkfun-serial.yaml", "Config/examples/clicker.yaml",
-    "Config/examples/keypad.yaml",
+    "Config/examples/keypad.yaml", "Config/examples/matrix.yaml",
   ])
   func shippedConfigsPassTheCheck(_ path: String) throws {
     let result = try wodclockd(["--check-config", repositoryRoot + "/" + path])

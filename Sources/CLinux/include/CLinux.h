@@ -121,8 +121,8 @@ int clinux_open_pty(int *primary, int *secondary, char *name, size_t nameCapacit
 
 /// Puts the tty `fd` in raw mode (cfmakeraw: no echo, no line editing, no output processing),
 /// 8 data bits, no parity, one stop bit, receiver on, modem lines ignored (CLOCAL), at `baud`
-/// bits per second in both directions. Returns 0, or -1 with errno (EINVAL for a baud rate
-/// termios has no constant for).
+/// bits per second in both directions. Rates termios has no constant for are set through
+/// termios2 and BOTHER. Returns 0, or -1 with errno.
 int clinux_serial_configure(int fd, unsigned int baud);
 
 /// The output baud rate of the tty `fd` in bits per second, or -1 with errno.
@@ -131,6 +131,19 @@ long clinux_serial_speed(int fd);
 /// Whether the tty `fd` is in the raw mode clinux_serial_configure sets (ICANON, ECHO, OPOST
 /// off, CS8). Returns 1, 0, or -1 with errno.
 int clinux_serial_is_raw(int fd);
+
+/// Claims a configured tty for one writer: TIOCEXCL (further opens fail with EBUSY) and HUPCL
+/// cleared (closing does not drop DTR/RTS, which resets ESP and Arduino boards).
+int clinux_serial_claim(int fd);
+
+// MARK: UDP
+
+/// A non-blocking, close-on-exec UDP socket connected to `host` (a name or an address) and
+/// `port`; -1 with errno, and getaddrinfo's message in `error` when the name does not resolve.
+int clinux_udp_connect(const char *host, int port, char *error, size_t errorCapacity);
+
+/// A non-blocking UDP socket bound to 127.0.0.1:`*port` (0: any free port, written back).
+int clinux_udp_bind_loopback(int *port);
 
 // MARK: I2C (i2c-dev)
 

@@ -28,6 +28,13 @@ public struct OutputFrame {
   public var message: String?
   /// The `mute` action silenced sounders (buzzers, horns); lamps and displays carry on.
   public var muted: Bool = false
+  /// The monotonic instant at which what the displays show changes next (a second of the big
+  /// digits, a cue, the time of day on the clock), or nil when nothing is scheduled.
+  public var nextChange: Int64?
+  /// The snapshot and time of day at a later monotonic instant, as they will be if nobody
+  /// presses anything: for outputs whose wire is slow enough that a frame must leave before the
+  /// second it shows (LED matrices on a serial line). Nil when the daemon cannot tell.
+  public var preview: ((Int64) -> (snapshot: WorkoutSnapshot, civilTime: CivilTime))?
 
   /// Creates a frame (the daemon makes them; benchmarks and tests drive plugins with their own).
   public init(

@@ -27,6 +27,8 @@ public enum PluginCatalog {
       PluginKind(
         schema: GPIOSignalOutput.schema, factory: .output { GPIOSignalOutput(instance: $0) }),
       PluginKind(schema: USBRemoteInput.schema, factory: .input(USBRemoteInput.init(instance:))),
+      PluginKind(schema: MatrixOutput.serialSchema, factory: .output(MatrixOutput.init(instance:))),
+      PluginKind(schema: MatrixOutput.ddpSchema, factory: .output(MatrixOutput.init(instance:))),
     ]
     + SevenSegmentOutput.schemas.map { schema in
       PluginKind(schema: schema, factory: .output(SevenSegmentOutput.init(instance:)))

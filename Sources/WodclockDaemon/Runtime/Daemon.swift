@@ -573,10 +573,26 @@ public final class Daemon {
     let instant = timeBase.engineInstant(atMonotonic: now)
     let snapshot = displayedSnapshot(at: instant)
     let wall = WallClock.now()
-    let frameBase = OutputFrame(
+    var frameBase = OutputFrame(
       snapshot: snapshot, cues: [], tokens: configuration.tokens, words: configuration.words,
       clock: configuration.clock, civilTime: WallClock.civilTime(at: wall), monotonicNow: now,
       speed: timeBase.speed, message: message?.text, muted: muted)
+    frameBase.nextChange = nextDisplayChange(at: now, wall: wall)
+    let civilNow = frameBase.civilTime
+    // Weak: outputs keep their last frame, and the daemon keeps its outputs.
+    frameBase.preview = { [weak self] later in
+      guard let self else { return (snapshot, civilNow) }
+      // A copy of the engine runs ahead; the cues it produces are dropped with it.
+      var engine = host.engine
+      let ahead = timeBase.engineInstant(atMonotonic: later)
+      _ = engine.advance(to: ahead)
+      let future = displayedSnapshot(engine.snapshot(at: ahead), at: ahead)
+      var futureWall = wall
+      let nanoseconds = Int64(wall.nanoseconds) + max(0, later - now)
+      futureWall.seconds += nanoseconds / 1_000_000_000
+      futureWall.nanoseconds = Int32(nanoseconds % 1_000_000_000)
+      return (future, WallClock.civilTime(at: futureWall))
+    }
     // Outputs schedule sound and light from a cue's instant: give it to them on the real
     // monotonic clock (engine instants run N times faster under --speed).
     let cues = cues.map { cue -> Cue in
@@ -626,7 +642,12 @@ public final class Daemon {
 
   /// What the displays show: the workout, or the time of day while idle when so configured.
   private func displayedSnapshot(at instant: MonotonicInstant) -> WorkoutSnapshot {
-    let snapshot = host.snapshot(at: instant)
+    displayedSnapshot(host.snapshot(at: instant), at: instant)
+  }
+
+  private func displayedSnapshot(_ snapshot: WorkoutSnapshot, at instant: MonotonicInstant)
+    -> WorkoutSnapshot
+  {
     guard snapshot.runState == .idle, configuration.clock.idle == .clock,
       let clock = try? WorkoutEngine(
         plan: WorkoutPlan(name: host.preset.name, mode: .clock(configuration.clock.face)))
@@ -644,6 +665,18 @@ public final class Daemon {
   }
 
   // MARK: - Time
+
+  /// When the displays change next: the engine's next deadline, or the next second of the time
+  /// of day while it is shown.
+  private func nextDisplayChange(at now: Int64, wall: WallClock.Instant) -> Int64? {
+    if let deadline = host.engine.nextDeadline { return timeBase.monotonic(forEngine: deadline) }
+    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
+    if snapshot.mode == .clock || (snapshot.runState == .idle && configuration.clock.idle == .clock)
+    {
+      return now + (1_000_000_000 - Int64(wall.nanoseconds))
+    }
+    return nil
+  }
 
   private func nextWakeUp(after now: Int64) -> Int64 {
     var best = now + 3_600_000_000_000

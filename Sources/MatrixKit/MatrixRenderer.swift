@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// What an LED matrix shows for a snapshot. Pure: the same snapshot, time of day and blink
+// phase always give the same picture, so every layout is checked against golden images.
+//
+// The decisions about what each mode shows follow the 7-segment renderer: the big digits are
+// the snapshot's display time (the time of day in the clock mode, its colon blinking at the
+// tokens' colon period); paused digits blink at the pause period; the counter is the round,
+// set and rep (the lap tally in For Time and AMRAP); a finished workout keeps its final time
+// steady and says DONE or CAP. Every colour is a design-token role: nothing here names one.
+
+public import DisplayKit
+public import WorkoutCore
+
+public struct MatrixRenderer: Sendable {
+  public var layout: MatrixLayout
+  public var tempoLayout: MatrixLayout
+  public var tokens: DesignTokens
+  public var words: DisplayWords
+  /// The clock face when the snapshot carries none.
+  public var face: ClockFace
+  /// How bright the parts that are not running are drawn (tempo values, the track), in
+  /// percent of their role's colour: a proportion, not a colour.
+  public var dimPercent: Int
+
+  public init(
+    width: Int, height: Int, tokens: DesignTokens = .standard, words: DisplayWords = .english,
+    face: ClockFace = ClockFace(), dimPercent: Int = 35
+  ) {
+    layout = .standard(width: width, height: height)
+    tempoLayout = .standard(width: width, height: height, tempo: true)
+    self.tokens = tokens
+    self.words = words
+    self.face = face
+    self.dimPercent = dimPercent
+  }
+
+  /// Renders one frame into a new framebuffer.
+  public func render(
+    _ snapshot: WorkoutSnapshot, timeOfDay: TimeOfDay, milliseconds: Int64
+  ) -> Framebuffer {
+    var buffer = Framebuffer(
+      width: layout.width, height: layout.height, fill: tokens.color(for: .background))
+    render(snapshot, timeOfDay: timeOfDay, milliseconds: milliseconds, into: &buffer)
+    return buffer
+  }
+
+  /// Renders one frame into `buffer` (reused between frames to spare the allocation).
+  public func render(
+    _ snapshot: WorkoutSnapshot, timeOfDay: TimeOfDay, milliseconds: Int64,
+    into buffer: inout Framebuffer
+  ) {
+    let layout = snapshot.tempo != nil ? tempoLayout : self.layout
+    buffer.clear(to: tokens.color(for: .background))
+    let phaseColor = tokens.color(for: snapshot)
+    let captionColor = tokens.color(for: .caption)
+    let font = CaptionFont.small
+    let scale = layout.textScale
+
+    // The big digits.
+    var timeText: String?
+    var colonVisible = true
+    if snapshot.mode == .clock {
+      let face = snapshot.clockFace ?? self.face
+      timeText = TimeText.clockDigits(
+        hour: timeOfDay.hour, minute: timeOfDay.minute, second: timeOfDay.second, face: face)
+      colonVisible = BlinkRates.isLit(
+        periodMilliseconds: tokens.blink.colonPeriodMilliseconds, atMilliseconds: milliseconds)
+    } else if let display = snapshot.display {
+      timeText = TimeText.format(display)
+    }
+    if snapshot.runState == .paused,
+      !BlinkRates.isLit(
+        periodMilliseconds: tokens.blink.pausePeriodMilliseconds, atMilliseconds: milliseconds)
+    {
+      timeText = nil
+    }
+    if let timeText, !layout.time.isEmpty,
+      let digits = DigitFont.fitting(
+        timeText, maxWidth: layout.time.width, maxHeight: layout.time.height)
+    {
+      let width = digits.width(of: timeText)
+      digits.draw(
+        timeText, x: layout.time.x + (layout.time.width - width) / 2,
+        y: layout.time.y + (layout.time.height - digits.height) / 2, color: phaseColor,
+        colonVisible: colonVisible, into: &buffer)
+    }
+
+    // The phase word and the counter.
+    let label = snapshot.mode == .clock ? "" : words.word(for: snapshot)
+    let counter = counterText(snapshot, maxWidth: layout.counter.width, scale: scale)
+    if layout.label == layout.counter {
+      let region = layout.label
+      var scale = scale
+      var counterWidth = font.width(of: counter, scale: scale)
+      var labelWidth = font.width(of: label, scale: scale)
+      var both = labelWidth + counterWidth + 3 * scale <= region.width
+      // Both at the small size rather than the word dropped, when the double size is too wide.
+      if !both, scale > 1, !counter.isEmpty,
+        font.width(of: label) + font.width(of: counter) + 3 <= region.width
+      {
+        scale = 1
+        counterWidth = font.width(of: counter)
+        labelWidth = font.width(of: label)
+        both = true
+      }
+      if !counter.isEmpty {
+        font.draw(
+          counter, x: region.maxX - counterWidth, y: region.y, color: captionColor, scale: scale,
+          into: &buffer)
+      }
+      if counter.isEmpty || both, labelWidth <= region.width {
+        font.draw(label, x: region.x, y: region.y, color: phaseColor, scale: scale, into: &buffer)
+      }
+    } else {
+      if !layout.label.isEmpty, font.width(of: label) <= layout.label.width {
+        font.draw(label, x: layout.label.x, y: layout.label.y, color: phaseColor, into: &buffer)
+      }
+      if !layout.counter.isEmpty {
+        font.draw(
+          counter, x: layout.counter.x, y: layout.counter.y, color: captionColor, into: &buffer)
+      }
+    }
+
+    // The caption: the segment's label, else the preset name, cut to fit.
+    if !layout.caption.isEmpty, snapshot.mode != .clock {
+      var caption = snapshot.label ?? snapshot.presetName
+      while !caption.isEmpty && font.width(of: caption) > layout.caption.width {
+        caption.removeLast()
+      }
+      let width = font.width(of: caption)
+      let x =
+        layout.caption.width >= layout.width
+        ? layout.caption.x + (layout.caption.width - width) / 2 : layout.caption.x
+      font.draw(caption, x: x, y: layout.caption.y, color: captionColor, into: &buffer)
+    }
+
+    // The progress bar.
+    if let fraction = progress(snapshot, timeOfDay: timeOfDay), !layout.progress.isEmpty {
+      let filled = Int((min(1, max(0, fraction)) * Double(layout.progress.width)).rounded())
+      var bar = layout.progress
+      bar.width = filled
+      buffer.fill(bar, with: tokens.color(for: .progress))
+    }
+
+    if let tempo = snapshot.tempo, !layout.tempo.isEmpty {
+      drawTempo(tempo, color: phaseColor, region: layout.tempo, into: &buffer)
+    }
+  }
+
+  /// The period of whatever blinks now, or nil: an output asks for a frame at each half period.
+  public func blinkPeriodMilliseconds(_ snapshot: WorkoutSnapshot) -> Int? {
+    let period: Int
+    if snapshot.mode == .clock {
+      period = tokens.blink.colonPeriodMilliseconds
+    } else if snapshot.runState == .paused {
+      period = tokens.blink.pausePeriodMilliseconds
+    } else {
+      return nil
+    }
+    return period > 0 ? period : nil
+  }
+
+  /// Round, set and rep as `R 3/10 SET 2/5`, trailing parts dropped until it fits; the lap
+  /// tally when the mode counts laps.
+  func counterText(_ snapshot: WorkoutSnapshot, maxWidth: Int, scale: Int) -> String {
+    guard snapshot.mode != .clock, snapshot.runState != .idle else { return "" }
+    var parts: [String]
+    switch snapshot.mode {
+    case .amrap, .forTime:
+      // The lap tally, as on the 7-segment layouts; blank before the first lap.
+      parts = snapshot.laps > 0 ? ["\(words[.lap]) \(snapshot.laps)"] : []
+    default:
+      parts = TimeText.roundParts(snapshot, words: words)
+    }
+    func fits(_ parts: [String]) -> Bool {
+      CaptionFont.small.width(of: parts.joined(separator: " "), scale: scale) <= maxWidth
+    }
+    // In tempo mode the rep is what the lifter counts: the set goes first.
+    if !fits(parts), snapshot.mode == .tempo, let set = snapshot.set {
+      parts.removeAll { $0 == "\(words[.set]) \(set)" }
+    }
+    while !parts.isEmpty && !fits(parts) { parts.removeLast() }
+    return parts.joined(separator: " ")
+  }
+
+  /// How far the bar is filled: the running segment of a multi-segment workout, else the
+  /// workout; the seconds of the minute in the clock mode.
+  func progress(_ snapshot: WorkoutSnapshot, timeOfDay: TimeOfDay) -> Double? {
+    if snapshot.mode == .clock { return Double(timeOfDay.second) / 60 }
+    switch snapshot.runState {
+    case .idle: return nil
+    case .finished: return snapshot.progress.map { _ in 1 }
+    case .countIn, .running, .paused:
+      if snapshot.segmentCount > 1, let segment = snapshot.segmentProgress { return segment }
+      return snapshot.progress
+    }
+  }
+
+  /// TempoRep's pacing track: a vertical line with a dot at `trackPosition` (0 top, 1 bottom,
+  /// already mirrored by the engine for reverse direction), the four values beside it, the
+  /// running one lit in its phase's colour.
+  private func drawTempo(
+    _ tempo: TempoSnapshot, color: RGB, region: PixelRect, into buffer: inout Framebuffer
+  ) {
+    let dim = tokens.color(for: .caption).scaled(toPercent: dimPercent)
+    let dot = min(3, region.width)
+    let lineX = region.x + dot / 2
+    buffer.fill(PixelRect(x: lineX, y: region.y, width: 1, height: region.height), with: dim)
+    let travel = max(0, region.height - dot)
+    let position = min(1, max(0, tempo.trackPosition))
+    let dotY = region.y + Int((position * Double(travel)).rounded())
+    buffer.fill(PixelRect(x: region.x, y: dotY, width: dot, height: dot), with: color)
+
+    let font = CaptionFont.small
+    let textX = region.x + dot + 2
+    let room = region.maxX - textX
+    guard room >= 3, region.height >= 4 * font.height else { return }
+    let step = (region.height - font.height) / 3
+    for (index, phase) in TempoPhase.allCases.enumerated() {
+      var text = TimeText.tempoValue(tempo, phase)
+      if font.width(of: text) > room { text = String(text.drop { $0 == "↓" || $0 == "↑" }) }
+      guard font.width(of: text) <= room else { continue }
+      let lit = tempo.phase == phase
+      let phaseColor = lit ? tokens.color(for: Self.role(of: phase)) : dim
+      font.draw(text, x: textX, y: region.y + index * step, color: phaseColor, into: &buffer)
+    }
+  }
+
+  static func role(of phase: TempoPhase) -> Role {
+    switch phase {
+    case .eccentric: .eccentric
+    case .bottomPause: .bottomPause
+    case .concentric: .concentric
+    case .topPause: .topPause
+    }
+  }
+}

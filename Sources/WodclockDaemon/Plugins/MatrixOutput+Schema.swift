@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// The config schemas of the LED-matrix kinds.
+
+import ConfigFormat
+import Configuration
+import HardwareKit
+import MatrixKit
+import WorkoutCore
+
+extension MatrixOutput {
+  private static let commonSpecs: [SettingSpec] = [
+    SettingSpec("width", .integer(1...1024), default: nil, "LEDs across"),
+    SettingSpec("height", .integer(1...1024), default: nil, "LEDs down"),
+    SettingSpec(
+      "wiring", .choice(["progressive", "serpentine"]), default: .string("progressive"),
+      "serpentine: every other row runs back (most flexible WS2812 panels)"),
+    SettingSpec(
+      "origin", .choice(WiringMap.Corner.allCases.map(\.rawValue)), default: .string("top-left"),
+      "the corner of each panel where its data line enters"),
+    SettingSpec(
+      "rotation", .choice(["0", "90", "180", "270"]), default: .string("0"),
+      "degrees the picture is turned clockwise on the wall"),
+    SettingSpec(
+      "panel_width", .integer(0...1024), default: .integer(0),
+      "LEDs across one panel of several chained left to right, top to bottom; 0: one panel"),
+    SettingSpec("panel_height", .integer(0...1024), default: .integer(0), "LEDs down one panel"),
+    SettingSpec(
+      "gamma", .string, default: .string("2.2"),
+      "perceptual correction, 1.0 (none) to 3.0; WLED does not correct live data"),
+    SettingSpec(
+      "max_brightness", .percentage, default: .percentage(100),
+      "scales the design tokens' day and night levels"),
+    SettingSpec(
+      "max_current_ma", .integer(0...200_000), default: .integer(2_000),
+      "the 5 V supply's budget for the LEDs (about 60 mA per white LED); 0: no limit"),
+    SettingSpec(
+      "keepalive", .duration(.milliseconds(100)...(.seconds(60))), default: .duration(.seconds(1)),
+      "resend an unchanged picture this often (WLED leaves live mode after 2.5 s)"),
+  ]
+
+  private static func checkCommon(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
+    let width = settings.integer("width") ?? 1
+    let height = settings.integer("height") ?? 1
+    let rotation = Int(settings.string("rotation") ?? "0") ?? 0
+    let panelWidth = settings.integer("panel_width") ?? 0
+    let panelHeight = settings.integer("panel_height") ?? 0
+    do {
+      _ = try WiringMap(
+        width: width, height: height, rotation: rotation,
+        panelWidth: panelWidth == 0 ? nil : panelWidth,
+        panelHeight: panelHeight == 0 ? nil : panelHeight)
+    } catch {
+      if let range = settings.locations["panel_width"] ?? settings.locations["width"] {
+        bag.error(
+          error.description, at: range,
+          hint: "panel sizes are as mounted, after rotation; both or neither are given")
+      }
+    }
+    if let text = settings.string("gamma"), let range = settings.locations["gamma"] {
+      if let value = Double(text), value >= 1, value <= 3 {
+      } else {
+        bag.error("gamma '\(text)' is not a number from 1.0 to 3.0", at: range)
+      }
+    }
+  }
+
+  static let serialSchema = PluginSchema(
+    kind: "serial-matrix", direction: .output,
+    summary: "an RGB LED matrix behind WLED or an Arduino on a serial port (Adalight, TPM2, raw)",
+    settings: [
+      SettingSpec(
+        "device", .string, default: nil,
+        "the serial port: /dev/ttyACM0, /dev/serial/by-id/…, or usb:VID:PID[:SERIAL]"),
+      SettingSpec(
+        "protocol", .choice(SerialFraming.allCases.map(\.rawValue)), default: .string("adalight"),
+        "adalight (WLED, Adalight sketches), tpm2, or raw bytes"),
+      SettingSpec(
+        "baud", .integer(300...4_000_000), default: .integer(115_200),
+        "115200 is WLED's default; it also takes 921600, 1000000 and 1500000"),
+      SettingSpec(
+        "startup_delay", .duration(.zero...(.seconds(10))), default: .duration(.seconds(2)),
+        "wait after opening: opening the port resets most ESP and Arduino boards"),
+    ] + commonSpecs,
+    crossCheck: { settings, bag in
+      checkCommon(settings, &bag)
+      if let device = settings.string("device"), SerialDeviceSelector(parsing: device) == nil,
+        let range = settings.locations["device"]
+      {
+        bag.error(
+          "'\(device)' is not a device path or a USB id", at: range,
+          hint: "write /dev/ttyACM0, /dev/serial/by-id/…, or usb:303a:1001 (lsusb's ids)")
+      }
+      let leds = (settings.integer("width") ?? 1) * (settings.integer("height") ?? 1)
+      let framing = SerialFraming(rawValue: settings.string("protocol") ?? "") ?? .adalight
+      if framing == .tpm2, !SerialFraming.tpm2ReadRightByWLED(ledCount: leds),
+        let range = settings.locations["protocol"]
+      {
+        bag.warning(
+          "WLED misreads the length of a TPM2 frame of \(leds) LEDs", at: range,
+          hint: "use protocol: adalight with WLED")
+      }
+      let baud = settings.integer("baud") ?? 115_200
+      let milliseconds = framing.frameLength(ledCount: leds) * 10 * 1000 / max(1, baud)
+      if milliseconds > 500, let range = settings.locations["baud"] ?? settings.locations["width"] {
+        bag.warning(
+          "a frame of \(leds) LEDs takes \(milliseconds) ms at \(baud) baud", at: range,
+          hint: "raise the baud rate (WLED takes 1000000), or use ddp-matrix over the network")
+      }
+    },
+    claims: { settings in
+      [
+        ResourceClaim(
+          kind: "serial device", identity: settings.string("device") ?? "", key: "device")
+      ]
+    })
+
+  static let ddpSchema = PluginSchema(
+    kind: "ddp-matrix", direction: .output,
+    summary: "an RGB LED matrix behind a network controller speaking DDP (WLED, xLights, Falcon)",
+    settings: [
+      SettingSpec("host", .string, default: nil, "the controller's address or name"),
+      SettingSpec("port", .integer(1...65535), default: .integer(DDP.port), "UDP port (4048)"),
+    ] + commonSpecs,
+    crossCheck: { settings, bag in checkCommon(settings, &bag) },
+    claims: { settings in
+      [
+        ResourceClaim(
+          kind: "DDP output",
+          identity: "\(settings.string("host") ?? ""):\(settings.integer("port") ?? DDP.port)",
+          key: "host")
+      ]
+    })
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// The LED-matrix output kinds: `serial-matrix` (WLED or an Arduino on USB serial: Adalight,
+// TPM2 or raw frames) and `ddp-matrix` (WLED, xLights, Falcon over Wi-Fi or Ethernet). A frame
+// is sent when the picture changes, and again before the controller's realtime timeout.
+
+import Configuration
+import DisplayKit
+import HardwareKit
+import MatrixKit
+import WorkoutCore
+
+/// An RGB LED matrix behind a serial or network controller.
+public final class MatrixOutput: OutputPlugin {
+  public let id: String
+  public let kind: String
+  private let width: Int
+  private let height: Int
+  private let wiring: WiringMap
+  private let pipeline: OutputPipeline
+  private let maxBrightness: Int
+  private let keepAlive: Int64
+  private let settle: Int64
+  private let makeTransport: () -> any MatrixTransport
+  private var renderer: MatrixRenderer
+  private var buffer: Framebuffer
+  private var context: PluginContext?
+
+  private var transport: (any MatrixTransport)?
+  /// The controller is away: when to try again, and the next wait.
+  private var retryAt: Int64?
+  private var backoff: Int64 = minimumBackoff
+  /// Frames are held back until then after an open (a USB-serial open resets many boards).
+  /// Nil right after an open: set from the next frame's clock.
+  private var sendableAt: Int64?
+  private var lastSent: [UInt8]?
+  private var lastSentAt: Int64 = 0
+  private var lastFrame: OutputFrame?
+  private var flushPending = false
+
+  static let minimumBackoff: Int64 = 250_000_000
+  static let maximumBackoff: Int64 = 2_000_000_000
+
+  /// An output from a validated config entry of `serial-matrix` or `ddp-matrix`.
+  public convenience init(instance: PluginInstance) throws {
+    let settings = instance.settings
+    let transport: () -> any MatrixTransport
+    switch instance.kind {
+    case "serial-matrix":
+      let device = settings.string("device") ?? ""
+      let baud = settings.integer("baud") ?? 115_200
+      let framing = SerialFraming(rawValue: settings.string("protocol") ?? "") ?? .adalight
+      transport = {
+        SerialMatrixTransport(
+          path: { try SerialDeviceName.resolve(device) }, baud: baud, framing: framing)
+      }
+    default:
+      let host = settings.string("host") ?? ""
+      let port = settings.integer("port") ?? DDP.port
+      transport = { DDPMatrixTransport(host: host, port: port) }
+    }
+    try self.init(id: instance.id, kind: instance.kind, settings: settings, transport: transport)
+  }
+
+  /// An output around a transport (tests and benchmarks).
+  init(
+    id: String, kind: String, settings: PluginSettings,
+    transport: @escaping () -> any MatrixTransport
+  ) throws {
+    self.id = id
+    self.kind = kind
+    width = settings.integer("width") ?? 32
+    height = settings.integer("height") ?? 16
+    do {
+      wiring = try WiringMap(
+        width: width, height: height, serpentine: settings.string("wiring") == "serpentine",
+        origin: WiringMap.Corner(rawValue: settings.string("origin") ?? "") ?? .topLeft,
+        rotation: Int(settings.string("rotation") ?? "0") ?? 0,
+        panelWidth: (settings.integer("panel_width") ?? 0).nonZero,
+        panelHeight: (settings.integer("panel_height") ?? 0).nonZero)
+    } catch {
+      throw PluginError(error.description)
+    }
+    let limit = settings.integer("max_current_ma") ?? 0
+    pipeline = OutputPipeline(
+      gamma: Double(settings.string("gamma") ?? "") ?? 2.2,
+      currentLimitMilliamps: limit > 0 ? limit : nil)
+    maxBrightness = Self.percentage(settings, "max_brightness") ?? 100
+    keepAlive = (settings.duration("keepalive") ?? .seconds(1)).nanoseconds
+    settle = (settings.duration("startup_delay") ?? .zero).nanoseconds
+    makeTransport = transport
+    renderer = MatrixRenderer(width: width, height: height)
+    buffer = Framebuffer(
+      width: width, height: height, fill: DesignTokens.standard.color(for: .background))
+  }
+
+  private static func percentage(_ settings: PluginSettings, _ key: String) -> Int? {
+    if case .percentage(let value)? = settings[key] { return value }
+    return nil
+  }
+
+  public func start(_ context: PluginContext) throws {
+    self.context = context
+    retryAt = nil
+    backoff = Self.minimumBackoff
+    let transport = makeTransport()
+    // A device that is not there yet is not a failure of the plugin: it is waited for, like one
+    // that goes away later.
+    do {
+      try transport.open()
+      self.transport = transport
+      sendableAt = nil
+    } catch {
+      context.log(
+        .warning, "LED matrix controller not available; waiting for it",
+        [("error", "\(error)")])
+      // Retried at the first frame, then with the backoff.
+      retryAt = Int64.min
+    }
+  }
+
+  public func render(_ frame: OutputFrame) throws {
+    lastFrame = frame
+    let now = frame.monotonicNow
+    if transport == nil {
+      guard let due = retryAt, now >= due else { return }
+      reopen(at: now)
+      guard transport != nil else { return }
+    }
+    guard let transport else { return }
+    if sendableAt == nil { sendableAt = now + settle }
+    guard let sendableAt, now >= sendableAt else { return }
+    renderer.tokens = frame.tokens
+    renderer.words = frame.words
+    renderer.face = frame.clock.face
+
+    // A frame that must leave before the second it shows: its last byte reaches the
+    // controller at the boundary (8N1: 10 bits per byte).
+    var snapshot = frame.snapshot
+    var civil = frame.civilTime
+    let lead = transport.wireNanoseconds(
+      byteCount: transport.frameLength(ledCount: wiring.ledCount))
+    if lead > 0, let next = frame.nextChange, let preview = frame.preview, now >= next - lead,
+      now < next
+    {
+      (snapshot, civil) = preview(next)
+    }
+    let time = TimeOfDay(hour: civil.hour, minute: civil.minute, second: civil.second)
+    renderer.render(snapshot, timeOfDay: time, milliseconds: now / 1_000_000, into: &buffer)
+    let level = frame.tokens.brightness(atMinuteOfDay: time.minuteOfDay) * maxBrightness / 100
+    let channels = pipeline.bytes(buffer, wiring: wiring, brightnessPercent: level)
+    do {
+      if channels != lastSent || now - lastSentAt >= keepAlive {
+        try transport.send(channels)
+        lastSent = channels
+        lastSentAt = now
+        flushPending = true
+      } else if flushPending {
+        flushPending = !(try transport.flush())
+      }
+      if flushPending { flushPending = !(try transport.flush()) }
+    } catch let error as DeviceGoneError {
+      lost(error, at: now)
+    }
+  }
+
+  /// The controller went away: said once, then retried with a growing wait.
+  private func lost(_ error: DeviceGoneError, at now: Int64) {
+    transport?.close()
+    transport = nil
+    lastSent = nil
+    flushPending = false
+    backoff = Self.minimumBackoff
+    retryAt = now + backoff
+    context?.log(
+      .warning, "LED matrix controller lost; reopening when it is back",
+      [("error", error.description)])
+  }
+
+  private func reopen(at now: Int64) {
+    let transport = makeTransport()
+    do {
+      try transport.open()
+      self.transport = transport
+      retryAt = nil
+      backoff = Self.minimumBackoff
+      sendableAt = now + settle
+      lastSentAt = now
+      context?.log(.notice, "LED matrix controller back")
+    } catch {
+      backoff = min(Self.maximumBackoff, backoff * 2)
+      retryAt = now + backoff
+    }
+  }
+
+  public func nextWakeUp(after now: Int64) -> Int64? {
+    if transport == nil { return retryAt }
+    guard let frame = lastFrame, let transport else { return nil }
+    // The tokens' night brightness starts at a wall-clock minute: look once a minute.
+    var next = now + 60_000_000_000
+    func consider(_ candidate: Int64) {
+      if candidate > now && candidate < next { next = candidate }
+    }
+    if let sendableAt, now < sendableAt { consider(sendableAt) }
+    consider(lastSentAt + keepAlive)
+    if flushPending {
+      // Come back when about a kilobyte has drained.
+      consider(now + max(1_000_000, transport.wireNanoseconds(byteCount: 1024)))
+    }
+    let lead = transport.wireNanoseconds(
+      byteCount: transport.frameLength(ledCount: wiring.ledCount))
+    if lead > 0, let change = frame.nextChange { consider(change - lead) }
+    if let period = renderer.blinkPeriodMilliseconds(frame.snapshot) {
+      let half = Int64(period) * 500_000
+      consider((now / half + 1) * half)
+    }
+    return next
+  }
+
+  public func stop() {
+    // Dark, so the wall does not freeze on the last second shown.
+    if let transport {
+      try? transport.send([UInt8](repeating: 0, count: wiring.ledCount * 3))
+      _ = try? transport.flush()
+      transport.close()
+    }
+    transport = nil
+    lastFrame = nil
+    lastSent = nil
+  }
+
+  public func driveSafe() throws {
+    let transport = makeTransport()
+    try transport.open()
+    try transport.send([UInt8](repeating: 0, count: wiring.ledCount * 3))
+    _ = try transport.flush()
+    transport.close()
+  }
+
+  /// Whether the controller is open (tests).
+  var isConnected: Bool { transport != nil }
+
+  /// The open serial port (tests).
+  var serialDescriptor: FileDescriptor? { (transport as? SerialMatrixTransport)?.descriptor }
+}
+
+extension Int {
+  fileprivate var nonZero: Int? { self == 0 ? nil : self }
+}
+
+/// Serial devices named by path (`/dev/ttyACM0`, `/dev/serial/by-id/usb-…`) or by USB id
+/// (`usb:303a:1001`), resolved on every open so a controller that comes back under another
+/// ttyACM number is found.
+enum SerialDeviceName {
+  static func resolve(_ name: String) throws -> String {
+    guard let selector = SerialDeviceSelector(parsing: name) else {
+      throw PluginError("'\(name)' is not a device path or usb:VVVV:PPPP[:SERIAL]")
+    }
+    return try SerialDevices.resolve(selector)
+  }
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// Every mode on every standard panel size, compared with reviewed golden PNGs. Regenerate with
+// `WODCLOCK_UPDATE_GOLDEN=1 swift test --filter GoldenImageTests`, look at every changed image,
+// and commit them with the change that moved them.
+
+import DisplayKit
+import MatrixKit
+import Testing
+import WorkoutCore
+
+@Suite struct GoldenImageTests {
+  static let sizes = [(32, 16), (64, 32), (128, 32), (128, 64)]
+  static let morning = TimeOfDay(hour: 9, minute: 5, second: 30)
+
+  /// The scenes: a name and a snapshot from the real engine at a chosen instant.
+  static func scenes() throws -> [(String, WorkoutSnapshot)] {
+    var scenes: [(String, WorkoutSnapshot)] = []
+    var clock = try Workout(.clock(ClockFace(twentyFourHour: true)), name: "clock")
+    scenes.append(("clock", clock.snapshot(1)))
+
+    var emom = try Workout(
+      .emom(EMOMParameters(interval: .seconds(60), rounds: 10)), countIn: 10, name: "EMOM 10")
+    try emom.start()
+    scenes.append(("emom-countin", emom.snapshot(3)))
+    scenes.append(("emom-running", emom.snapshot(85)))
+
+    var tabata = try Workout(
+      .tabata(IntervalParameters(work: .seconds(20), rest: .seconds(10), rounds: 8)),
+      name: "Tabata")
+    try tabata.start()
+    scenes.append(("tabata-rest", tabata.snapshot(25)))
+
+    var amrap = try Workout(.amrap(AMRAPParameters(time: .seconds(720))), name: "AMRAP 12")
+    try amrap.start()
+    try amrap.apply(.lap, at: 100)
+    try amrap.apply(.lap, at: 200)
+    scenes.append(("amrap-running", amrap.snapshot(250)))
+    try amrap.apply(.pause, at: 300)
+    scenes.append(("amrap-paused", amrap.snapshot(300.2)))
+
+    var forTime = try Workout(.forTime(ForTimeParameters(cap: .seconds(600))), name: "Fran")
+    try forTime.start()
+    scenes.append(("fortime-running", forTime.snapshot(300)))
+    scenes.append(("fortime-capped", forTime.snapshot(700)))
+
+    var tempo = try Workout(
+      .tempo(
+        TempoParameters(tempo: Tempo(halfSeconds: [6, 2, 2, 0]), reps: 6, sets: 3)),
+      name: "Squat 3-1-1-0")
+    try tempo.start()
+    scenes.append(("tempo-eccentric", tempo.snapshot(1.5)))
+    scenes.append(("tempo-concentric", tempo.snapshot(4.5)))
+    return scenes
+  }
+
+  @Test(arguments: sizes.map { "\($0.0)x\($0.1)" })
+  func everyModeMatchesItsGoldenImage(size: String) throws {
+    let parts = size.split(separator: "x").compactMap { Int($0) }
+    let renderer = MatrixRenderer(width: parts[0], height: parts[1])
+    for (name, snapshot) in try Self.scenes() {
+      // The paused scene at 700 ms shows the dark half of the blink; others the lit half.
+      let milliseconds: Int64 = name.hasSuffix("paused") ? 700 : 200
+      let frame = renderer.render(snapshot, timeOfDay: Self.morning, milliseconds: milliseconds)
+      #expect(matchesGolden(frame, "\(name)-\(size)"), "\(name) on \(size)")
+    }
+  }
+}
