@@ -86,3 +86,15 @@ import Testing
     #expect(result.error.contains("hint: did you mean 'start'?"))
   }
 }
+
+@Suite struct ConfigWarningTests {
+  @Test func checkConfigShowsWarningsAndStillSaysOk() throws {
+    let daemon = try DaemonHarness(
+      config: "presets:\n  t:\n    mode: tabata\n    work: 10s\n    rest: 20s\n")
+    let result = try run(binaryDirectory + "/wodclockd", ["--check-config", daemon.configPath])
+    #expect(result.status == 0)
+    #expect(result.output.hasPrefix("ok: "))
+    #expect(result.error.contains("warning: rest (20s) is longer than work (10s) in tabata 't'"))
+    #expect(result.error.contains("hint: check that 'work' and 'rest' are not swapped"))
+  }
+}

@@ -40,10 +40,17 @@ public struct ConfigurationProblem: Error {
   }
 }
 
+/// A configuration that loaded, with the warnings its file earned (legal but suspicious).
+public struct LoadedConfiguration {
+  public var configuration: WodclockConfiguration
+  /// The warnings, rendered like errors, ready to print or log; empty when there are none.
+  public var warnings: ConfigurationProblem?
+}
+
 public enum ConfigurationFile {
   /// Reads and validates `path` against the plugin catalog.
   public static func load(path: String, plugins: [PluginSchema]) -> Result<
-    WodclockConfiguration, ConfigurationProblem
+    LoadedConfiguration, ConfigurationProblem
   > {
     let text: String
     do {
@@ -62,7 +69,10 @@ public enum ConfigurationFile {
     }
     let result = ConfigurationLoader.load(text: text, file: path, plugins: plugins)
     if let configuration = result.configuration {
-      return .success(configuration)
+      let warnings =
+        result.diagnostics.isEmpty
+        ? nil : ConfigurationProblem(file: path, diagnostics: result.diagnostics, source: text)
+      return .success(LoadedConfiguration(configuration: configuration, warnings: warnings))
     }
     return .failure(ConfigurationProblem(file: path, diagnostics: result.diagnostics, source: text))
   }

@@ -29,6 +29,7 @@ public enum DaemonMain {
     let path = options.configPath ?? DaemonOptions.defaultConfigPath
     let color = Terminal.isTTY(.standardError)
     let configuration: WodclockConfiguration
+    let warnings: ConfigurationProblem?
     switch ConfigurationFile.load(path: path, plugins: PluginCatalog.schemas) {
     case .failure(let problem):
       StandardError.write(problem.rendered(color: color))
@@ -38,9 +39,15 @@ public enum DaemonMain {
       }
       return 78
     case .success(let loaded):
-      configuration = loaded
+      configuration = loaded.configuration
+      warnings = loaded.warnings
     }
 
+    // Warnings do not stop the clock, but the owner should see them wherever the file is
+    // checked: on the terminal for --check-config, in the journal when the daemon starts.
+    if let warnings, options.task != .printConfig {
+      StandardError.write(warnings.rendered(color: color))
+    }
     switch options.task {
     case .checkConfig:
       print(

@@ -381,7 +381,9 @@ public final class Daemon {
       notifier.ready(status: statusText(at: now))
       publish(cues: [], at: now, force: true)
       return ControlFailure("config_invalid", problem.summary)
-    case .success(let next):
+    case .success(let loaded):
+      let next = loaded.configuration
+      for line in loaded.warnings?.renderedLines ?? [] { logger.warning(line) }
       let previous = configuration
       configuration = next
       host.replaceConfiguration(next, at: timeBase.engineInstant(atMonotonic: now))
