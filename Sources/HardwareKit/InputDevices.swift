@@ -140,34 +140,9 @@ public enum InputDevices {
   /// The corresponding C functions are `udev_enumerate_add_match_subsystem`,
   /// `udev_enumerate_add_match_sysname` and `udev_enumerate_scan_devices`.
   public static func scan() throws(SystemError) -> [InputDeviceInfo] {
-    guard let udev = udev_new() else {
-      throw SystemError(operation: "udev_new", errno: .current)
+    try UdevEnumeration.devices(subsystem: "input", sysname: "event*") { describe($0) }.sorted {
+      $0.devnode < $1.devnode
     }
-    defer { udev_unref(udev) }
-    guard let enumerate = udev_enumerate_new(udev) else {
-      throw SystemError(operation: "udev_enumerate_new", errno: .current)
-    }
-    defer { udev_enumerate_unref(enumerate) }
-    udev_enumerate_add_match_subsystem(enumerate, "input")
-    udev_enumerate_add_match_sysname(enumerate, "event*")
-    let status = udev_enumerate_scan_devices(enumerate)
-    if status < 0 {
-      throw SystemError(
-        operation: "udev_enumerate_scan_devices", path: "/sys/class/input",
-        errno: Errno(rawValue: -status))
-    }
-    var devices: [InputDeviceInfo] = []
-    var entry = udev_enumerate_get_list_entry(enumerate)
-    while let current = entry {
-      if let syspath = udev_list_entry_get_name(current),
-        let device = udev_device_new_from_syspath(udev, syspath)
-      {
-        if let info = describe(device) { devices.append(info) }
-        udev_device_unref(device)
-      }
-      entry = udev_list_entry_get_next(current)
-    }
-    return devices.sorted { $0.devnode < $1.devnode }
   }
 
   /// What identifies an event node; nil for a node without a device file.

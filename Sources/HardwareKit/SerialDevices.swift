@@ -94,33 +94,7 @@ public enum SerialDevices {
   /// The corresponding C functions are `udev_enumerate_add_match_subsystem` and
   /// `udev_enumerate_scan_devices`.
   public static func scan() throws(SystemError) -> [SerialDeviceInfo] {
-    guard let udev = udev_new() else {
-      throw SystemError(operation: "udev_new", errno: .current)
-    }
-    defer { udev_unref(udev) }
-    guard let enumerate = udev_enumerate_new(udev) else {
-      throw SystemError(operation: "udev_enumerate_new", errno: .current)
-    }
-    defer { udev_enumerate_unref(enumerate) }
-    udev_enumerate_add_match_subsystem(enumerate, "tty")
-    let status = udev_enumerate_scan_devices(enumerate)
-    guard status >= 0 else {
-      throw SystemError(
-        operation: "udev_enumerate_scan_devices", path: "/sys/class/tty",
-        errno: Errno(rawValue: -status))
-    }
-    var devices: [SerialDeviceInfo] = []
-    var entry = udev_enumerate_get_list_entry(enumerate)
-    while let current = entry {
-      if let syspath = udev_list_entry_get_name(current),
-        let device = udev_device_new_from_syspath(udev, syspath)
-      {
-        if let info = describe(device) { devices.append(info) }
-        udev_device_unref(device)
-      }
-      entry = udev_list_entry_get_next(current)
-    }
-    return devices
+    try UdevEnumeration.devices(subsystem: "tty", sysname: nil) { describe($0) }
   }
 
   /// A tty node with a USB parent, or nil (virtual consoles, on-board UARTs).
