@@ -168,8 +168,14 @@ import WorkoutCore
       var status = stat()
       _ = fstat(held.rawValue, &status)
       let device = status.st_rdev
-      // Unplug: the tty hangs up.
+      // Unplug: the tty hangs up once the last reference to its primary side is gone. A
+      // process that another suite spawns at this moment holds a copy of every descriptor until
+      // it execs, so the hang-up can come a little later than the close: wait for it, as the
+      // output would see it on its next frame after a real unplug.
       try terminal.close()
+      var hangUp = pollfd(fd: held.rawValue, events: Int16(POLLIN), revents: 0)
+      _ = poll(&hangUp, 1, 5_000)
+      #expect(Int32(hangUp.revents) & POLLHUP != 0, "cycle \(cycle)")
       now += 10_000_000
       seconds += 1
       try output.render(frame(&engine, at: seconds, now: now))
