@@ -461,9 +461,9 @@ extension Loader {
     }
     var message = problem.message
     var hint: String?
-    if let separator = message.firstRange(of: "; ") {
-      hint = String(message[separator.upperBound...])
-      message = String(message[..<separator.lowerBound])
+    if let separator = message.indices.first(where: { message[$0...].hasPrefix("; ") }) {
+      hint = String(message[message.index(separator, offsetBy: 2)...])
+      message = String(message[..<separator])
     }
     checker.error("\(subject) \(message)", at: range, hint: hint)
   }

@@ -252,7 +252,7 @@ public enum ControlClientMain {
       text += "\(device.devnode)  \(device.usbID ?? "----:----")  \"\(device.name)\""
       if let serial = device.serial { text += "  serial \(serial)" }
       text += "\n"
-      for link in device.links where link.contains("/by-id/") { text += "    \(link)\n" }
+      for link in device.links where link.hasPrefix("/dev/input/by-id/") { text += "    \(link)\n" }
     }
     if devices.isEmpty { text = "no input devices\n" }
     if !InputDevices.udevIsRunning { text += "(udevd is not running: no by-id links)\n" }
