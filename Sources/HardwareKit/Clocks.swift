@@ -48,16 +48,25 @@ public enum WallClock {
     return Instant(seconds: Int64(time.tv_sec), nanoseconds: Int32(time.tv_nsec))
   }
 
-  /// Breaks `instant` down into local civil time, honouring `TZ` and `/etc/localtime`.
+  /// Reads the time zone again from `TZ` and `/etc/localtime`, so that `civilTime(at:)` follows
+  /// a zone changed while the process runs (`timedatectl set-timezone`).
   ///
-  /// `tzset` is called first because, unlike `localtime`, `localtime_r` need not reread the time
-  /// zone (localtime(3), NOTES), so a changed `TZ` would otherwise be missed.
+  /// `localtime_r` reads the zone once and then keeps it (localtime(3), NOTES); rereading it on
+  /// every call would cost a `stat` of `/etc/localtime` each time, so callers that run for long
+  /// call this now and then instead.
+  ///
+  /// The corresponding C function is `tzset`.
+  public static func reloadTimeZone() {
+    tzset()
+  }
+
+  /// Breaks `instant` down into local civil time in the time zone last read (see
+  /// `reloadTimeZone()`; the first call reads it).
   ///
   /// The corresponding C function is `localtime_r`.
   public static func civilTime(at instant: Instant) -> CivilTime {
     var seconds = time_t(instant.seconds)
     var parts = tm()
-    tzset()
     if localtime_r(&seconds, &parts) == nil {
       // Only a year beyond the range of `int` fails (EOVERFLOW); fall back to UTC fields of 0.
       return CivilTime(

@@ -68,6 +68,7 @@ import Testing
   @Test func civilTimeHonoursTZ() throws {
     defer { try? Environment.unset("TZ") }
     try Environment.set("TZ", "UTC0")
+    WallClock.reloadTimeZone()
     let epoch = WallClock.civilTime(at: WallClock.Instant(seconds: 0, nanoseconds: 5))
     #expect(
       epoch
@@ -76,6 +77,9 @@ import Testing
           weekday: 4, utcOffsetSeconds: 0))
     // POSIX TZ strings need no tz database: "XYZ-2" is two hours east of UTC.
     try Environment.set("TZ", "XYZ-2")
+    // The zone is kept until it is read again.
+    #expect(WallClock.civilTime(at: WallClock.Instant(seconds: 1_700_000_000)).hour == 22)
+    WallClock.reloadTimeZone()
     let later = WallClock.civilTime(at: WallClock.Instant(seconds: 1_700_000_000))
     // 1_700_000_000 is Tuesday 2023-11-14 22:13:20 UTC, so Wednesday 00:13:20 at UTC+2.
     #expect(later.year == 2023 && later.month == 11 && later.day == 15)

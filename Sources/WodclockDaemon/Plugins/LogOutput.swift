@@ -12,7 +12,7 @@ public final class LogOutput: OutputPlugin {
   public let kind = "log"
   private let logCues: Bool
   private var context: PluginContext?
-  private var lastKey: String?
+  private var lastState: LoggedState?
 
   public static let schema = PluginSchema(
     kind: "log", direction: .output,
@@ -33,11 +33,11 @@ public final class LogOutput: OutputPlugin {
   public func render(_ frame: OutputFrame) throws {
     guard let context else { return }
     let snapshot = frame.snapshot
-    let fields = Self.stateFields(snapshot)
-    let key = fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
-    if key != lastKey {
-      lastKey = key
-      context.logger.info("state", fields)
+    // Compared on every wake-up, so compared as values; the line is built only on a change.
+    let state = LoggedState(snapshot)
+    if state != lastState {
+      lastState = state
+      context.logger.info("state", Self.stateFields(snapshot))
     }
     if logCues {
       for cue in frame.cues {
@@ -83,5 +83,34 @@ public final class LogOutput: OutputPlugin {
     case .lap(let count): [("laps", String(count))]
     default: []
     }
+  }
+}
+
+/// The parts of a snapshot that the `state` line shows: a new line when one of them changes.
+private struct LoggedState: Equatable {
+  var runState: RunState
+  var presetName: String
+  var mode: ModeName
+  var segmentKind: SegmentKind?
+  var round: Counter?
+  var set: Counter?
+  var side: Side?
+  var label: String?
+  var laps: Int
+  var finishReason: FinishReason?
+  var finalElapsed: TimeSpan?
+
+  init(_ snapshot: WorkoutSnapshot) {
+    runState = snapshot.runState
+    presetName = snapshot.presetName
+    mode = snapshot.mode
+    segmentKind = snapshot.runState == .idle ? nil : snapshot.segmentKind
+    round = snapshot.round
+    set = snapshot.set
+    side = snapshot.side
+    label = snapshot.runState == .idle ? nil : snapshot.label
+    laps = snapshot.laps
+    finishReason = snapshot.finishReason
+    finalElapsed = snapshot.finishReason == nil ? nil : snapshot.elapsed
   }
 }

@@ -87,6 +87,8 @@ public final class Daemon {
   private var message: (text: String, until: Int64)?
   private var stopping = false
   private var lastStatusText = ""
+  private var nextTimeZoneReload = Int64.min
+  private static let timeZoneReloadInterval: Int64 = 60_000_000_000
   private var lastBroadcastStatus: JSONValue?
   private var terminalLine: ((String) -> Void)?
   private var statusNote: String?
@@ -574,6 +576,11 @@ public final class Daemon {
   private func publish(cues: [Cue], at now: Int64, force: Bool = false) {
     let instant = timeBase.engineInstant(atMonotonic: now)
     let snapshot = displayedSnapshot(at: instant)
+    if force || now >= nextTimeZoneReload {
+      // A zone changed with `timedatectl set-timezone` shows within a minute (or at a reload).
+      WallClock.reloadTimeZone()
+      nextTimeZoneReload = now + Self.timeZoneReloadInterval
+    }
     let wall = WallClock.now()
     var frameBase = OutputFrame(
       snapshot: snapshot, cues: [], tokens: configuration.tokens, words: configuration.words,
@@ -635,10 +642,12 @@ public final class Daemon {
         server.broadcast(ControlProtocol.event("status", [("status", status)]))
       }
     }
-    let text = statusText(at: now)
-    if text != lastStatusText {
-      lastStatusText = text
-      notifier.status(text)
+    if notifier.isEnabled {
+      let text = statusText(at: now)
+      if text != lastStatusText {
+        lastStatusText = text
+        notifier.status(text)
+      }
     }
   }
 
