@@ -61,15 +61,20 @@ enum SnapshotCommand {
         name = String(name[..<equals])
       }
       guard names.contains(name) else {
+        guard name.hasPrefix("-") else {
+          return .failure(
+            UsageError("'snapshot': unexpected '\(name)' (options come as --NAME VALUE)"))
+        }
         let suggestion = names.first { editDistanceBelow(name, $0, limit: 3) }
-        let what = name.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected '\(name)'"
         return .failure(
           UsageError(
-            "'snapshot': \(what)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")))
+            "'snapshot': unknown option '\(name)'"
+              + (suggestion.map { "; did you mean '\($0)'?" } ?? "")))
       }
       if value == nil {
         index += 1
-        guard index < arguments.count else {
+        // The next option is not taken for a value: `--output --png x.png` lost its id.
+        guard index < arguments.count, !arguments[index].hasPrefix("--") else {
           return .failure(UsageError("'snapshot': \(name) needs a value"))
         }
         value = arguments[index]
