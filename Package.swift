@@ -100,8 +100,12 @@ let package = Package(
         "SevenSegment", "SegmentDrivers", "SegmentDecoders", "HardwareKit", "DisplayKit",
         "WorkoutCore",
       ]),
+    // A PNG reader written from the specifications, to check the pictures MatrixKit and
+    // wodclockctl write; shared by the matrix and daemon tests.
+    .target(name: "PNGDecoding", path: "Tests/PNGDecoding"),
     .testTarget(
-      name: "MatrixKitTests", dependencies: ["MatrixKit", "DisplayKit", "WorkoutCore"],
+      name: "MatrixKitTests",
+      dependencies: ["MatrixKit", "DisplayKit", "WorkoutCore", "PNGDecoding"],
       exclude: ["Golden"]),
     .testTarget(name: "ControlKitTests", dependencies: ["ControlKit", "WorkoutCore"]),
     .testTarget(
@@ -109,7 +113,7 @@ let package = Package(
       dependencies: [
         "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ControlKit",
         "ConfigFormat",
-        "DisplayKit", "MatrixKit",
+        "DisplayKit", "MatrixKit", "PNGDecoding",
       ]),
   ]
 )

@@ -1,17 +1,31 @@
 // SPDX-License-Identifier: MIT
 // A minimal PNG writer for golden images and snapshots: 8-bit truecolour, no filtering, zlib
-// stream of stored (uncompressed) deflate blocks. PNG spec (ISO/IEC 15948, W3C PNG 2nd ed.)
-// §5.2 signature, §5.3 chunk layout, §11.2.2 IHDR, §10 zlib/deflate (RFC 1950, RFC 1951 §3.2.4
-// stored blocks).
+// stream of deflate data, either stored blocks (byte-stable, for the golden images) or
+// compressed with fixed Huffman codes (for snapshots, whose scaled pictures would be megabytes
+// stored). PNG spec (ISO/IEC 15948, W3C PNG 2nd ed.) §5.2 signature, §5.3 chunk layout,
+// §11.2.2 IHDR, §10 zlib/deflate (RFC 1950, RFC 1951 §3.2.4 stored blocks).
 
 public enum PNGEncoder {
+  /// How the image data is deflated.
+  public enum Compression: Sendable {
+    /// Stored blocks: the bytes of a picture never change with the compressor.
+    case stored
+    /// LZ77 with fixed Huffman codes (``Deflate``).
+    case deflate
+  }
+
   /// The PNG of a framebuffer.
-  public static func encode(_ buffer: Framebuffer) -> [UInt8] {
-    encode(width: buffer.width, height: buffer.height, rgb: buffer.rgbBytes)
+  public static func encode(_ buffer: Framebuffer, compression: Compression = .deflate)
+    -> [UInt8]
+  {
+    encode(
+      width: buffer.width, height: buffer.height, rgb: buffer.rgbBytes, compression: compression)
   }
 
   /// The PNG of `rgb` (3 bytes per pixel, row-major).
-  public static func encode(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
+  public static func encode(
+    width: Int, height: Int, rgb: [UInt8], compression: Compression = .deflate
+  ) -> [UInt8] {
     precondition(rgb.count == width * height * 3, "rgb must hold width × height pixels")
     var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     var header: [UInt8] = []
@@ -27,7 +41,14 @@ public enum PNGEncoder {
       raw.append(0)
       raw += rgb[(row * width * 3)..<((row + 1) * width * 3)]
     }
-    chunk("IDAT", zlibStored(raw), into: &png)
+    switch compression {
+    case .stored:
+      chunk("IDAT", zlibStored(raw), into: &png)
+    case .deflate:
+      // A pixel often repeats its left neighbour (3 bytes back) or the one above it (a
+      // scanline, with its filter byte, back).
+      chunk("IDAT", zlibDeflated(raw, distanceHints: [3, width * 3 + 1]), into: &png)
+    }
     chunk("IEND", [], into: &png)
     return png
   }
@@ -46,6 +67,15 @@ public enum PNGEncoder {
       out += data[offset..<(offset + length)]
       offset += length
     } while offset < data.count
+    out += bigEndian(adler32(data))
+    return out
+  }
+
+  /// A zlib stream (RFC 1950) of one compressed deflate block.
+  static func zlibDeflated(_ data: [UInt8], distanceHints: [Int]) -> [UInt8] {
+    // The same header as the stored stream: FLEVEL only informs, decoders ignore it.
+    var out: [UInt8] = [0x78, 0x01]
+    out += Deflate.compress(data, distanceHints: distanceHints)
     out += bigEndian(adler32(data))
     return out
   }

@@ -128,6 +128,16 @@ func run(
 )
   throws -> (status: Int32, output: String, error: String)
 {
+  let result = try runCapturingBytes(executable, arguments, environment: environment)
+  return (result.status, String(decoding: result.output, as: UTF8.self), result.error)
+}
+
+/// Runs a program to completion; its standard output as bytes (a PNG, say).
+func runCapturingBytes(
+  _ executable: String, _ arguments: [String], environment: [String] = ["PATH=/usr/bin:/bin"]
+)
+  throws -> (status: Int32, output: [UInt8], error: String)
+{
   let child = try Subprocess.spawn(
     executable: executable, arguments: arguments, environment: environment,
     standardInput: .nullDevice, standardOutput: .pipe, standardError: .pipe)
@@ -143,7 +153,7 @@ func run(
   case .exited(let value): code = value
   case .signaled: code = -1
   }
-  return (code, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+  return (code, output, String(decoding: error, as: UTF8.self))
 }
 
 private func readAll(_ descriptor: FileDescriptor, into buffer: inout [UInt8]) {

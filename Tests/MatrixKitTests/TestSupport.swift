@@ -61,7 +61,8 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
 /// Compares a frame with its golden PNG byte for byte. With WODCLOCK_UPDATE_GOLDEN=1 in the
 /// environment the golden file is (re)written instead, to be reviewed by eye before committing.
 func matchesGolden(_ buffer: Framebuffer, _ name: String) -> Bool {
-  let png = PNGEncoder.encode(buffer)
+  // Stored: the reviewed files stay byte-identical whatever the compressor does.
+  let png = PNGEncoder.encode(buffer, compression: .stored)
   let path = goldenDirectory + "/" + name + ".png"
   if getenv("WODCLOCK_UPDATE_GOLDEN") != nil {
     writeFile(path, png)

@@ -14,6 +14,8 @@ public enum ControlClientMain {
     public static let usage: Int32 = 64
     /// The daemon is not running or its socket cannot be reached.
     public static let unavailable: Int32 = 69
+    /// The output file cannot be written (`snapshot --png`).
+    public static let cannotCreate: Int32 = 73
     /// The daemon answered something that is not the protocol.
     public static let protocolError: Int32 = 76
   }
@@ -22,6 +24,10 @@ public enum ControlClientMain {
     var name: String
     var arguments: String
     var summary: String
+    /// The full arguments for the command's own help, when the list shows them shortened.
+    var synopsis: String?
+    /// More for the command's own help.
+    var details: String?
   }
 
   static let subcommands: [Subcommand] = [
@@ -52,6 +58,10 @@ public enum ControlClientMain {
     Subcommand(
       name: "stats", arguments: "", summary: "wake-up lateness, CPU time and memory of the daemon"),
     Subcommand(
+      name: "snapshot", arguments: "--png FILE",
+      summary: "save what the LED matrix shows as a PNG (or a preview)",
+      synopsis: SnapshotCommand.synopsis, details: SnapshotCommand.details),
+    Subcommand(
       name: "devices", arguments: "",
       summary: "input devices for usb-remote: name, USB id, node (local, no daemon)"),
   ]
@@ -80,7 +90,7 @@ public enum ControlClientMain {
         --help         this help; `wodclockctl COMMAND --help` for one command
 
       exit status: 0 ok, 1 refused by the daemon, 64 bad command line, 69 daemon not running,
-      76 unexpected reply
+      73 cannot write the output file, 76 unexpected reply
       """
     return text
   }
@@ -129,8 +139,9 @@ public enum ControlClientMain {
     }
     if wantsHelp {
       print(
-        "usage: wodclockctl \(command.name) \(command.arguments)".trimmingSpaces()
-          + "\n\n\(command.summary)")
+        "usage: wodclockctl \(command.name) \(command.synopsis ?? command.arguments)"
+          .trimmingSpaces() + "\n\n\(command.summary)" + (command.details.map { "\n\n" + $0 } ?? "")
+      )
       return ExitCode.ok
     }
     if command.name == "devices" { return listInputDevices() }
@@ -138,6 +149,7 @@ public enum ControlClientMain {
       ("v", .integer(ControlProtocol.version)), ("cmd", .string(command.name)),
     ])
     let rest = Array(words.dropFirst())
+    var snapshot = SnapshotCommand.Options()
     switch command.name {
     case "load":
       guard rest.count >= 1 else { return usageError("'load' needs a preset name") }
@@ -158,6 +170,12 @@ public enum ControlClientMain {
       case ["off"]: request["on"] = .bool(false)
       default: return usageError("'mute' takes 'on', 'off' or nothing (toggle)")
       }
+    case "snapshot":
+      switch SnapshotCommand.parse(rest, json: json) {
+      case .success(let options): snapshot = options
+      case .failure(let problem): return commandUsageError(problem.message, command)
+      }
+      for (key, value) in SnapshotCommand.requestMembers(snapshot) { request[key] = value }
     default:
       guard rest.isEmpty else { return usageError("'\(command.name)' takes no arguments") }
     }
@@ -194,6 +212,7 @@ public enum ControlClientMain {
         }
         return ExitCode.refused
       }
+      if command.name == "snapshot" { return SnapshotCommand.save(reply, snapshot, quiet: json) }
       if !json { emit(HumanOutput.describe(command: command.name, reply: reply)) }
       if watching { return follow(&client, json: json) }
       return ExitCode.ok
@@ -266,6 +285,17 @@ public enum ControlClientMain {
 
   private static func usageError(_ message: String) -> Int32 {
     StandardError.writeLine("wodclockctl: \(message)\n\n" + usage)
+    return ExitCode.usage
+  }
+
+  /// A bad command line for one command: the message and that command's usage line, which
+  /// says more than the list of every command.
+  private static func commandUsageError(_ message: String, _ command: Subcommand) -> Int32 {
+    StandardError.writeLine("wodclockctl: \(message)")
+    StandardError.writeLine(
+      "usage: wodclockctl \(command.name) \(command.synopsis ?? command.arguments)"
+        .trimmingSpaces())
+    StandardError.writeLine("hint: `wodclockctl \(command.name) --help` explains the options")
     return ExitCode.usage
   }
 }

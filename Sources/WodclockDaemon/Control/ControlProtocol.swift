@@ -9,6 +9,18 @@
 // `v` and `id` are optional in requests; `id` is echoed back.
 // {"cmd": "mute"} toggles the sounders like the `mute` control action; {"cmd": "mute", "on": true}
 // sets it, so a script can silence the clock without reading the status first.
+//
+// {"cmd": "snapshot"} answers with the picture an LED matrix shows:
+//   {"v": 1, "ok": true, "width": 64, "height": 32, "rgb_base64": "AAAA...",
+//    "output": "wall", "preview": false, "connected": true}
+// `rgb_base64` is base64 (RFC 4648, padded) of width × height × 3 bytes: red, green, blue of
+// each LED, row by row from the top-left one as people see the wall, before brightness and
+// gamma. It is what the matrix output named by `output` last drew (the first matrix output, or
+// the one the request's `output` names; `connected` says whether its controller has it now).
+// With `width` and `height` in the request, or when no matrix output is configured, it is a
+// preview instead (`"preview": true, "output": null`): what a matrix of that size (default
+// 64×32) would show now. Errors: `unknown_output` (the message lists the matrix outputs),
+// `no_picture` (the matrix has drawn nothing yet), `too_large`, `bad_request`.
 
 import JSONKit
 import WorkoutCore
@@ -27,12 +39,36 @@ public enum ControlCommand: Equatable, Sendable {
   case stats
   /// The `mute` action: nil toggles, true silences the sounders, false lets them sound again.
   case mute(on: Bool?)
+  /// The picture of an LED matrix, or a preview at a size.
+  case snapshot(SnapshotRequest)
 
   /// Every command name, for error messages and the client's help.
   public static let names =
     WorkoutAction.allCases.map(\.rawValue) + [
       "load", "status", "presets", "history", "reload", "subscribe", "version", "stats", "mute",
+      "snapshot",
     ]
+}
+
+/// What `snapshot` asks for.
+public struct SnapshotRequest: Equatable, Sendable {
+  public struct Size: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+      self.width = width
+      self.height = height
+    }
+  }
+  /// The matrix output whose picture is wanted; nil for the first.
+  public var output: String?
+  /// A preview at this size instead of a matrix output's picture.
+  public var previewSize: Size?
+
+  public init(output: String? = nil, previewSize: Size? = nil) {
+    self.output = output
+    self.previewSize = previewSize
+  }
 }
 
 public struct ControlRequest: Equatable, Sendable {
@@ -62,6 +98,11 @@ public enum ControlProtocol {
   /// connection is closed (its end cannot be found reliably).
   public static let maximumLineBytes = 8192
   public static let defaultHistoryLimit = 20
+  /// The sides a `snapshot` preview may have, in LEDs: those a matrix output may have.
+  public static let snapshotSides = 1...1024
+  /// The most LEDs a `snapshot` reply carries (128K: 512 KiB of base64), so the reply stays
+  /// well inside what the server queues for one client.
+  public static let maximumSnapshotLEDs = 1 << 17
 
   private static let parseOptions = JSONParseOptions(maxDepth: 8, maxInputBytes: maximumLineBytes)
 
@@ -119,11 +160,47 @@ public enum ControlProtocol {
         on = value
       }
       return .success(ControlRequest(id: id, command: .mute(on: on)))
+    case "snapshot":
+      return parseSnapshot(object, id: id)
     default:
       return reject(
         "unknown_command",
         "unknown command '\(name)'; commands: \(ControlCommand.names.joined(separator: ", "))", id)
     }
+  }
+
+  private static func parseSnapshot(_ object: JSONObject, id: JSONValue?) -> Result<
+    ControlRequest, ControlRejection
+  > {
+    var request = SnapshotRequest()
+    if let given = object["output"] {
+      guard let output = given.stringValue, !output.isEmpty else {
+        return reject("bad_request", "\"output\" must be an output's id (a string)", id)
+      }
+      request.output = output
+    }
+    if object["width"] != nil || object["height"] != nil {
+      let sides = "\(snapshotSides.lowerBound) to \(snapshotSides.upperBound)"
+      guard let width = object["width"]?.intValue, let height = object["height"]?.intValue,
+        snapshotSides.contains(Int(width)), snapshotSides.contains(Int(height))
+      else {
+        return reject(
+          "bad_request", "\"width\" and \"height\" go together, whole numbers from \(sides)", id)
+      }
+      guard width * height <= maximumSnapshotLEDs else {
+        return reject(
+          "too_large", "a preview has \(maximumSnapshotLEDs) LEDs at most, not \(width)x\(height)",
+          id)
+      }
+      guard request.output == nil else {
+        return reject(
+          "bad_request",
+          "\"output\" and a size exclude each other: a matrix output's picture has its own size",
+          id)
+      }
+      request.previewSize = SnapshotRequest.Size(width: Int(width), height: Int(height))
+    }
+    return .success(ControlRequest(id: id, command: .snapshot(request)))
   }
 
   private static func reject(_ code: String, _ message: String, _ id: JSONValue?)

@@ -22,7 +22,9 @@ public final class MatrixOutput: OutputPlugin {
   private let settle: Int64
   private let makeTransport: () -> any MatrixTransport
   private var renderer: MatrixRenderer
-  private var buffer: Framebuffer
+  /// The picture last drawn (`wodclockctl snapshot` shows it), and whether one was.
+  private(set) var buffer: Framebuffer
+  private(set) var hasDrawn = false
   private var context: PluginContext?
 
   private var transport: (any MatrixTransport)?
@@ -129,9 +131,6 @@ public final class MatrixOutput: OutputPlugin {
     guard let transport else { return }
     if sendableAt == nil { sendableAt = now + settle }
     guard let sendableAt, now >= sendableAt else { return }
-    renderer.tokens = frame.tokens
-    renderer.words = frame.words
-    renderer.face = frame.clock.face
 
     // A frame that must leave before the second it shows: its last byte reaches the
     // controller at the boundary (8N1: 10 bits per byte).
@@ -144,8 +143,9 @@ public final class MatrixOutput: OutputPlugin {
     {
       (snapshot, civil) = preview(next)
     }
+    MatrixPicture.draw(snapshot, civilTime: civil, frame: frame, renderer: &renderer, into: &buffer)
+    hasDrawn = true
     let time = TimeOfDay(hour: civil.hour, minute: civil.minute, second: civil.second)
-    renderer.render(snapshot, timeOfDay: time, milliseconds: now / 1_000_000, into: &buffer)
     let level = frame.tokens.brightness(atMinuteOfDay: time.minuteOfDay) * maxBrightness / 100
     let channels = pipeline.bytes(buffer, wiring: wiring, brightnessPercent: level)
     do {

@@ -348,6 +348,8 @@ public final class Daemon {
       members.append(("peak_rss_bytes", .integer(Int64(usage?.peakResidentBytes ?? 0))))
       members.append(("dropped_cues", .integer(Int64(host.engine.state.droppedCues))))
       return (ControlProtocol.success(id: id, members), false)
+    case .snapshot(let wanted):
+      return (snapshotReply(wanted, id: id, at: now), false)
     case .version:
       return (
         ControlProtocol.success(
@@ -358,6 +360,20 @@ public final class Daemon {
           ]),
         false
       )
+    }
+  }
+
+  /// `snapshot`: what a matrix output last drew, or a preview of what the displays show now.
+  private func snapshotReply(_ wanted: SnapshotRequest, id: JSONValue?, at now: Int64)
+    -> JSONValue
+  {
+    SnapshotReply.reply(to: wanted, id: id, outputs: outputs.map(\.plugin)) { size in
+      let frame = OutputFrame(
+        snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)), cues: [],
+        tokens: configuration.tokens, words: configuration.words, clock: configuration.clock,
+        civilTime: WallClock.civilTime(at: WallClock.now()), monotonicNow: now,
+        speed: timeBase.speed, message: message?.text, muted: muted)
+      return MatrixPicture.preview(frame, width: size.width, height: size.height)
     }
   }
 

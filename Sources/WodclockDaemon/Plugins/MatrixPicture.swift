@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// How an LED matrix draws a frame, in one place: the matrix outputs draw their frames with it,
+// and `wodclockctl snapshot` draws its previews with it, so a preview is exactly the picture a
+// matrix of that size would show.
+
+import Configuration
+import DisplayKit
+import HardwareKit
+import MatrixKit
+import WorkoutCore
+
+enum MatrixPicture {
+  /// Draws `snapshot` as the time of day `civilTime` shows it, in the frame's tokens, words and
+  /// clock face; what blinks is lit or dark by the frame's monotonic clock.
+  static func draw(
+    _ snapshot: WorkoutSnapshot, civilTime: CivilTime, frame: OutputFrame,
+    renderer: inout MatrixRenderer, into buffer: inout Framebuffer
+  ) {
+    renderer.tokens = frame.tokens
+    renderer.words = frame.words
+    renderer.face = frame.clock.face
+    let time = TimeOfDay(hour: civilTime.hour, minute: civilTime.minute, second: civilTime.second)
+    renderer.render(
+      snapshot, timeOfDay: time, milliseconds: frame.monotonicNow / 1_000_000, into: &buffer)
+  }
+
+  /// The picture of `frame` on a `width`×`height` matrix.
+  static func preview(_ frame: OutputFrame, width: Int, height: Int) -> Framebuffer {
+    var renderer = MatrixRenderer(width: width, height: height)
+    var buffer = Framebuffer(
+      width: width, height: height, fill: frame.tokens.color(for: .background))
+    draw(
+      frame.snapshot, civilTime: frame.civilTime, frame: frame, renderer: &renderer,
+      into: &buffer)
+    return buffer
+  }
+}
+
+extension MatrixOutput {
+  /// The picture last drawn for the LEDs, before brightness and gamma: nil before the first.
+  var shownPicture: Framebuffer? { hasDrawn ? buffer : nil }
+}

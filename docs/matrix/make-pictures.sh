@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Makes the README's pictures of the LED matrix with the real wodclockd and wodclockctl: a
+# daemon without a matrix output runs the presets below (ten times faster, so an interesting
+# moment comes soon), and `wodclockctl snapshot --size WxH --scale 8` draws each preview.
+# Run from anywhere after `swift build`; writes docs/matrix/*.png.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin="${BIN:-$root/.build/debug}"
+out="$root/docs/matrix"
+work=$(mktemp -d)
+daemon=""
+cleanup() {
+  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cat > "$work/wodclock.yaml" <<'YAML'
+defaults:
+  preset: emom-10
+  count_in: 0s
+presets:
+  emom-10:
+    mode: emom
+    interval: 1:00
+    rounds: 10
+  tabata:
+    mode: tabata
+  squat-tempo:
+    mode: tempo
+    tempo: 3-1-1-0
+    reps: 6
+    sets: 3
+outputs:
+  - type: log
+YAML
+"$bin/wodclockd" --config "$work/wodclock.yaml" --socket "$work/sock" --state-dir "$work/state" \
+  --speed 10 2>"$work/daemon.log" &
+daemon=$!
+ctl() { "$bin/wodclockctl" --socket "$work/sock" "$@" >/dev/null; }
+for _ in $(seq 100); do ctl version 2>/dev/null && break; sleep 0.05; done
+
+# The clock on a 32×16 panel: the idle screen. Its colon blinks: of four pictures 0.3 s apart
+# the one with the most LEDs lit is kept (--json prints the reply the PNG was made from; each
+# LED is four base64 characters, AAAA when dark).
+most=-1
+for _ in 1 2 3 4; do
+  lit=$("$bin/wodclockctl" --socket "$work/sock" --json snapshot --size 32x16 --scale 8 \
+    --png "$work/clock.png" | sed 's/.*"rgb_base64":"\([^"]*\)".*/\1/' | fold -w4 |
+    grep -vc '^AAAA$' || true)
+  if [ "$lit" -gt "$most" ]; then most=$lit; cp "$work/clock.png" "$out/clock-32x16.png"; fi
+  sleep 0.3
+done
+
+# An EMOM on 64×32: round 3 of 10, 23 seconds into the minute.
+ctl start
+ctl next
+ctl next
+sleep 2.3
+ctl snapshot --size 64x32 --scale 8 --png "$out/emom-64x32.png"
+
+# Tabata on 128×64: the third work interval, 6 seconds in.
+ctl load tabata
+ctl start
+for _ in 1 2 3 4; do ctl next; done
+sleep 0.6
+ctl snapshot --size 128x64 --scale 8 --png "$out/tabata-128x64.png"
+
+# Tempo on 64×32: the pacing dot 2 s into the 3 s lowering of the first rep.
+ctl load squat-tempo
+ctl start
+sleep 0.2
+ctl snapshot --size 64x32 --scale 8 --png "$out/tempo-64x32.png"
+ls -l "$out"/*.png
