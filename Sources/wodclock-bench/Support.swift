@@ -88,6 +88,8 @@ struct Percentiles {
   var p50: Double
   var p99: Double
   var max: Double
+  /// How many values exceed 1000 (a millisecond, for figures in microseconds).
+  var overOneMillisecond: Int
 
   init?(_ values: [Double]) {
     guard !values.isEmpty else { return nil }
@@ -99,12 +101,19 @@ struct Percentiles {
     p50 = rank(50)
     p99 = rank(99)
     max = sorted[sorted.count - 1]
+    overOneMillisecond = sorted.count { $0 > 1_000 }
   }
 
-  init(count: Int, p50: Double, p99: Double, max: Double) {
+  init(count: Int, p50: Double, p99: Double, max: Double, overOneMillisecond: Int) {
     self.count = count
     self.p50 = p50
     self.p99 = p99
     self.max = max
+    self.overOneMillisecond = overOneMillisecond
+  }
+
+  /// The share of values over a millisecond, in percent.
+  var percentOverOneMillisecond: Double {
+    count == 0 ? 0 : Double(overOneMillisecond) * 100 / Double(count)
   }
 }

@@ -18,3 +18,9 @@ exposure=$(systemd-analyze security --offline=yes "$tmp/wodclockd.service" 2>/de
 echo "systemd-analyze security exposure: $exposure"
 [ -n "$exposure" ] || { echo "no exposure figure"; exit 1; }
 awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || { echo "exposure $exposure is above 2.0"; exit 1; }
+# The wake-up benchmark measures at the unit's nice value: the two must agree.
+unit_nice=$(sed -n 's/^Nice=\(-*[0-9]*\)$/\1/p' "$root/systemd/wodclockd.service")
+bench_nice=$(sed -n 's/.*static let serviceNice: Int32 = \(-*[0-9]*\)$/\1/p' \
+  "$root/Sources/wodclock-bench/WakeupBenchmark.swift")
+echo "unit Nice=$unit_nice, benchmark serviceNice=$bench_nice"
+[ -n "$unit_nice" ] && [ "$unit_nice" = "$bench_nice" ] || { echo "Nice= and serviceNice differ"; exit 1; }

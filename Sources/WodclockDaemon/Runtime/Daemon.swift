@@ -338,6 +338,7 @@ public final class Daemon {
                 ("p50", .double(Double(summary.p50) / 1_000)),
                 ("p99", .double(Double(summary.p99) / 1_000)),
                 ("max", .double(Double(summary.max) / 1_000)),
+                ("over_1ms", .integer(Int64(summary.overOneMillisecond))),
               ]))
           ))
       } else {
