@@ -26,7 +26,8 @@ public struct DeadlineTimer: Hashable, Sendable {
 
   /// Arms the timer to expire once when `MonotonicClock.now()` reaches `deadline`.
   ///
-  /// Re-arming replaces the previous deadline. A zero `it_value` would disarm the timer
+  /// Re-arming replaces the previous deadline and discards an expiration not read yet: the
+  /// descriptor is no longer readable afterwards (fs/timerfd.c, timerfd_setup). A zero `it_value` would disarm the timer
   /// (timerfd_create(2)), so a deadline at or before the clock's origin is raised to 1 ns, which
   /// is in the past and therefore fires immediately.
   /// - Parameter deadline: nanoseconds on the `CLOCK_MONOTONIC` scale.

@@ -94,6 +94,22 @@ import Testing
     #expect(try timer.readExpirations() == 1)
   }
 
+  /// The daemon's loop does not read the timer after it fires: re-arming must clear it.
+  @Test func rearmingClearsAnUnreadExpiration() throws {
+    let timer = try DeadlineTimer()
+    defer { try? timer.close() }
+    try timer.arm(at: MonotonicClock.now() - 1_000_000)
+    let poller = try EventPoller()
+    defer { try? poller.close() }
+    try poller.register(timer.fileDescriptor, token: 1)
+    #expect(try poller.wait(timeoutMilliseconds: 1000).count == 1)
+    try timer.arm(at: MonotonicClock.now() + 60_000_000_000)
+    #expect(try poller.wait(timeoutMilliseconds: 20).isEmpty)
+    #expect(try timer.readExpirations() == 0)
+    try timer.arm(at: MonotonicClock.now() + 5_000_000)
+    #expect(try poller.wait(timeoutMilliseconds: 1000).count == 1)
+  }
+
   @Test func disarmedTimerDoesNotFire() throws {
     let timer = try DeadlineTimer()
     defer { try? timer.close() }
