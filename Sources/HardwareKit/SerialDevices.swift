@@ -138,7 +138,7 @@ public enum SerialDevices {
 public struct SerialHotplugEvent: Hashable, Sendable {
   /// `add`, `remove`, `change` ...
   public var action: String
-  /// The port; on `remove` without USB ids (its sysfs parents are gone).
+  /// The port; on `remove` usually without USB ids (its sysfs parents are gone by then).
   public var device: SerialDeviceInfo
 
   public init(action: String, device: SerialDeviceInfo) {
