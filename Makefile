@@ -6,7 +6,8 @@ PREFIX        ?= /usr/local
 DESTDIR       ?=
 CONFIGURATION ?= release
 SWIFT_FLAGS   ?=
-DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev
+# util-linux brings setpriv: tests open a claimed serial port as another user.
+DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux
 STRICT        := -Xswiftc -warnings-as-errors
 
 BINDIR     := $(DESTDIR)$(PREFIX)/bin

@@ -121,10 +121,8 @@ extension String {
 
 /// Finding input event nodes.
 public enum InputDevices {
-  /// Whether udevd runs: its control socket exists. Without it a "udev" monitor silently
-  /// receives nothing and devices carry no `ID_*` properties or by-id links (libudev-monitor.c
-  /// checks the same path).
-  public static var udevIsRunning: Bool { FileSystem.fileExists("/run/udev/control") }
+  /// Whether udevd runs (see `UdevMonitor.udevIsRunning`).
+  public static var udevIsRunning: Bool { UdevMonitor.udevIsRunning }
 
   /// The node a path resolves to through its symlinks, or nil when it does not exist.
   ///
@@ -181,61 +179,22 @@ public enum InputDevices {
   }
 }
 
-/// A "udev" netlink monitor for the input subsystem: its descriptor becomes readable when an
-/// input device was added or removed, after udevd ran its rules (so the node exists with its
-/// permissions). Owned by one thread.
+/// Hotplug of input event nodes: readable when one was added or removed, after udevd ran its
+/// rules (so the node exists with its permissions). Owned by one thread.
 public final class InputHotplugMonitor {
-  private let udev: OpaquePointer
-  private let monitor: OpaquePointer
+  private let monitor: UdevMonitor
   /// The monitor's socket: non-blocking; poll it for readability.
-  public let fileDescriptor: FileDescriptor
+  public var fileDescriptor: FileDescriptor { monitor.fileDescriptor }
 
   /// Opens the monitor. It only receives anything while udevd runs (`InputDevices.udevIsRunning`);
   /// otherwise libudev silently leaves it deaf.
-  ///
-  /// The corresponding C functions are `udev_monitor_new_from_netlink`,
-  /// `udev_monitor_filter_add_match_subsystem_devtype` and `udev_monitor_enable_receiving`.
-  public init() throws(SystemError) {
-    guard let udev = udev_new() else { throw SystemError(operation: "udev_new", errno: .current) }
-    // "udev", not "kernel": kernel events come before the rules made the node usable.
-    guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
-      let error = Errno.current
-      udev_unref(udev)
-      throw SystemError(
-        operation: "udev_monitor_new_from_netlink", errno: error,
-        hint: "the systemd unit must allow AF_NETLINK (RestrictAddressFamilies=)")
-    }
-    // The filter runs in the kernel and must be set before receiving is enabled.
-    var status = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
-    if status >= 0 { status = udev_monitor_enable_receiving(monitor) }
-    if status < 0 {
-      udev_monitor_unref(monitor)
-      udev_unref(udev)
-      throw SystemError(
-        operation: "udev_monitor_enable_receiving", errno: Errno(rawValue: -status))
-    }
-    self.udev = udev
-    self.monitor = monitor
-    fileDescriptor = FileDescriptor(rawValue: udev_monitor_get_fd(monitor))
-  }
+  public init() throws(SystemError) { monitor = try UdevMonitor(subsystem: "input") }
 
-  /// Takes every queued event; returns the actions (`add`, `remove` ...) of event nodes.
+  /// Takes every queued event; returns the actions (`add`, `remove` ...) of event nodes (the
+  /// parent `inputN` devices have no node).
   ///
-  /// The corresponding C function is `udev_monitor_receive_device`.
+  /// The corresponding C function is `udev_device_get_devnode`.
   public func drain() -> [String] {
-    var actions: [String] = []
-    while let device = udev_monitor_receive_device(monitor) {
-      let isEventNode = udev_device_get_devnode(device) != nil
-      if isEventNode, let action = udev_device_get_action(device) {
-        actions.append(String(cString: action))
-      }
-      udev_device_unref(device)
-    }
-    return actions
-  }
-
-  deinit {
-    udev_monitor_unref(monitor)
-    udev_unref(udev)
+    monitor.receive { udev_device_get_devnode($0) != nil ? true : nil }.map(\.action)
   }
 }

@@ -59,10 +59,13 @@ public enum SerialDeviceSelector: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Whether a USB selector names `device`.
-  public func matches(_ device: SerialDeviceInfo) -> Bool {
+  /// Whether the selector names `device`. `resolvedPath` is the node a `.path` selector's
+  /// symlink points to, for links udev did not make (`InputDevices.resolve`).
+  public func matches(_ device: SerialDeviceInfo, resolvedPath: String? = nil) -> Bool {
     switch self {
-    case .path(let path): return device.devnode == path || device.links.contains(path)
+    case .path(let path):
+      return device.devnode == path || device.links.contains(path)
+        || (resolvedPath != nil && device.devnode == resolvedPath)
     case .usb(let vendor, let product, let serial):
       guard device.vendorID == vendor, device.productID == product else { return false }
       return serial == nil || device.serial == serial
@@ -94,19 +97,24 @@ public enum SerialDevices {
   /// The corresponding C functions are `udev_enumerate_add_match_subsystem` and
   /// `udev_enumerate_scan_devices`.
   public static func scan() throws(SystemError) -> [SerialDeviceInfo] {
-    try UdevEnumeration.devices(subsystem: "tty", sysname: nil) { describe($0) }
+    try UdevEnumeration.devices(subsystem: "tty", sysname: nil) { device in
+      describe(device).flatMap { $0.vendorID == nil ? nil : $0 }
+    }
   }
 
-  /// A tty node with a USB parent, or nil (virtual consoles, on-board UARTs).
+  /// A tty node, with the ids of its USB parent when it has one (not a virtual console or an
+  /// on-board UART); nil for a tty without a device node.
   ///
   /// The corresponding C functions are `udev_device_get_parent_with_subsystem_devtype` and
   /// `udev_device_get_sysattr_value`.
   static func describe(_ device: OpaquePointer) -> SerialDeviceInfo? {
-    guard let devnode = udev_device_get_devnode(device).map({ String(cString: $0) }),
-      let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device")
-    else { return nil }
+    guard let devnode = udev_device_get_devnode(device).map({ String(cString: $0) }) else {
+      return nil
+    }
+    // A parent is owned by its child.
+    let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device")
     func attribute(_ name: String) -> String? {
-      guard let value = udev_device_get_sysattr_value(usb, name) else { return nil }
+      guard let usb, let value = udev_device_get_sysattr_value(usb, name) else { return nil }
       let text = String(cString: value)
       return text.isEmpty ? nil : text
     }
@@ -123,5 +131,43 @@ public enum SerialDevices {
       devnode: devnode, vendorID: attribute("idVendor").flatMap { UInt16($0, radix: 16) },
       productID: attribute("idProduct").flatMap { UInt16($0, radix: 16) },
       serial: property ?? attribute("serial"), links: links.sorted())
+  }
+}
+
+/// A serial port that came or went.
+public struct SerialHotplugEvent: Hashable, Sendable {
+  /// `add`, `remove`, `change` ...
+  public var action: String
+  /// The port; on `remove` usually without USB ids (its sysfs parents are gone by then).
+  public var device: SerialDeviceInfo
+
+  public init(action: String, device: SerialDeviceInfo) {
+    self.action = action
+    self.device = device
+  }
+}
+
+/// Hotplug notifications for serial ports.
+public protocol SerialHotplugMonitor: AnyObject {
+  /// Readable when something happened.
+  var fileDescriptor: FileDescriptor { get }
+  /// Takes the queued notifications.
+  func drain() -> [SerialHotplugEvent]
+}
+
+/// Serial ports (the tty subsystem) coming and going, through udev: an `add` arrives after
+/// udevd ran its rules, so the node and its `/dev/serial/by-id` links exist. Owned by one thread.
+public final class SerialPortMonitor: SerialHotplugMonitor {
+  private let monitor: UdevMonitor
+  /// The monitor's socket: non-blocking; poll it for readability.
+  public var fileDescriptor: FileDescriptor { monitor.fileDescriptor }
+
+  /// Opens the monitor. It only receives anything while udevd runs (`UdevMonitor.udevIsRunning`).
+  public init() throws(SystemError) { monitor = try UdevMonitor(subsystem: "tty") }
+
+  public func drain() -> [SerialHotplugEvent] {
+    monitor.receive(SerialDevices.describe).map {
+      SerialHotplugEvent(action: $0.action, device: $0.device)
+    }
   }
 }

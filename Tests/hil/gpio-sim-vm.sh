@@ -57,6 +57,11 @@
 #   --udev                  run systemd-udevd in the VM (Debian's udev package, unpacked
 #                           into the cache): device links, ID_* properties and "udev"
 #                           netlink events for hotplug. Without it nothing runs udevd.
+#   --usb-serial            a real USB serial port that can be unplugged: dummy_hcd (a USB
+#                           host and device controller in one) with a configfs CDC-ACM gadget
+#                           plugged in, so /dev/ttyACM0 (host side, cdc_acm) talks to
+#                           /dev/ttyGS0 (gadget side). usb-unplug / usb-plug unbind and bind
+#                           the gadget (its UDC file): a real disconnect, with uevents.
 #   --self-test             run the built-in libgpiod tool test (PASS/FAIL lines)
 #   --prepare               set up the cache and exit 0 (no VM is booted)
 #   -h, --help              this text
@@ -77,6 +82,10 @@
 #   (libgpiod v1, Debian's 1.6.3) and libgpiod.so.2.
 #   Input: evdev.ko and uinput.ko are loaded (/dev/input/eventN, /dev/uinput), so a test
 #   can create virtual keyboards; with --udev, udevd has processed them before COMMAND.
+#   With --usb-serial: $USB_SERIAL_HOST (/dev/ttyACM0), $USB_SERIAL_GADGET (/dev/ttyGS0),
+#   $USB_SERIAL_ID (1d6b:0104:HIL0001, vendor:product:serial), $USB_SERIAL_BY_ID (the
+#   /dev/serial/by-id link udev makes; only with --udev), and the commands usb-unplug and
+#   usb-plug.
 #   Note: gpio-sim reverts a line to its pull when it is released, so read an
 #   output back while it is still requested (e.g. `gpioset --mode=signal ... &`).
 #   Note: busybox sh runs its own applet in preference to a same-named file on
@@ -123,7 +132,7 @@ usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 # ---------------------------------------------------------------- arguments --
 FILES=() ENVS=() LINE_NAMES=()
 WORKDIR=/ BANKS=8 MOCKUP="" I2C_STUB="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
-SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0
+SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0 USB_SERIAL=0
 while [ $# -gt 0 ]; do
   case "$1" in   # options that take a value must have one
     -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|--i2c-stub|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log)
@@ -149,6 +158,7 @@ while [ $# -gt 0 ]; do
     --keep) KEEP=1; shift ;;
     --self-test) SELFTEST=1; shift ;;
     --udev) UDEV=1; shift ;;
+    --usb-serial) USB_SERIAL=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
@@ -273,6 +283,32 @@ add_input_modules() {  # caches built before the input modules were part of them
   rm -rf "$scratch"
 }
 
+# The USB stack, dummy_hcd and the CDC-ACM gadget and host drivers for --usb-serial. Debian's
+# kernel builds them all as modules (CONFIG_USB_DUMMY_HCD=m, CONFIG_USB_CONFIGFS_ACM=y,
+# CONFIG_USB_F_ACM=m, CONFIG_USB_ACM=m); listed in load order (their modinfo depends=).
+USB_SERIAL_MODULES="common/usb-common core/usbcore gadget/udc/udc-core gadget/udc/dummy_hcd
+  gadget/libcomposite gadget/function/u_serial gadget/function/usb_f_acm class/cdc-acm"
+copy_usb_modules() {  # copy_usb_modules UNPACKED_IMAGE_DIR DEST
+  local m=$1/lib/modules/$KREL/kernel/drivers/usb f
+  for f in $USB_SERIAL_MODULES; do
+    [ -f "$m/$f.ko" ] || die "$(basename "$f").ko is not in linux-image-$KREL (see CONFIG_USB_DUMMY_HCD and CONFIG_USB_F_ACM in its config)"
+    cp "$m/$f.ko" "$2/"
+  done
+}
+add_usb_modules() {  # caches built before the USB modules were part of them
+  local scratch
+  log "adding dummy_hcd and the CDC-ACM modules to the kernel cache (one-time)"
+  scratch=$(mktemp -d "/tmp/$PROG-usb.XXXXXX")
+  ( cd "$scratch" && apt-get download "linux-image-$KREL" >apt-download.log 2>&1 ) \
+    || { cat "$scratch/apt-download.log" >&2; rm -rf "$scratch"; die "apt-get download failed"; }
+  dpkg -x "$scratch"/linux-image-"$KREL"_*.deb "$scratch/img"
+  mkdir -p "$scratch/usb"
+  copy_usb_modules "$scratch/img" "$scratch/usb"
+  strip --strip-debug "$scratch/usb/"*.ko
+  rm -rf "$CACHE/usb-modules"; mv "$scratch/usb" "$CACHE/usb-modules"
+  rm -rf "$scratch"
+}
+
 build_kernel_cache() {
   local scratch src hdr v_img v_src
   log "building kernel cache for $KREL in $CACHE (one-time; ~1-2 min)"
@@ -315,7 +351,9 @@ build_kernel_cache() {
   cp "$scratch/kmod/"{irq_sim.ko,gpio-sim.ko,gpio-mockup.ko} "$CACHE.tmp/modules/"
   copy_i2c_modules "$scratch/img" "$CACHE.tmp/modules" || die "no i2c-dev/i2c-stub in linux-image-$KREL"
   copy_input_modules "$scratch/img" "$CACHE.tmp/modules"
-  strip --strip-debug "$CACHE.tmp/modules/"*.ko
+  mkdir -p "$CACHE.tmp/usb-modules"
+  copy_usb_modules "$scratch/img" "$CACHE.tmp/usb-modules"
+  strip --strip-debug "$CACHE.tmp/modules/"*.ko "$CACHE.tmp/usb-modules/"*.ko
   # Load order (= modules.dep): configfs, irq_sim -> gpio-sim; irq_sim -> gpio-mockup
   extract_vmlinux "$CACHE.tmp/vmlinuz" "$CACHE.tmp/vmlinux" || true
   echo "$v_img" >"$CACHE.tmp/version"
@@ -334,6 +372,9 @@ fi
 
 if [ ! -e "$CACHE/modules/uinput.ko" ]; then
   ( flock 9; [ -e "$CACHE/modules/uinput.ko" ] || add_input_modules ) 9>"$CACHE_ROOT/.lock-$KREL"
+fi
+if [ ! -e "$CACHE/usb-modules/cdc-acm.ko" ]; then
+  ( flock 9; [ -e "$CACHE/usb-modules/cdc-acm.ko" ] || add_usb_modules ) 9>"$CACHE_ROOT/.lock-$KREL"
 fi
 
 # udev for --udev: Debian's package unpacked once (udevadm is also systemd-udevd), not installed
@@ -413,6 +454,11 @@ for t in gpiodetect gpioinfo gpioget gpioset gpiomon gpiofind; do
   add_path "/usr/bin/$t" "/usr/bin/$t"
 done
 cp "$CACHE/modules/"*.ko "$ROOT/lib/modules/gpio-sim-vm/"
+if [ "$USB_SERIAL" = 1 ]; then
+  mkdir -p "$ROOT/lib/modules/gpio-sim-vm/usb"
+  cp "$CACHE/usb-modules/"*.ko "$ROOT/lib/modules/gpio-sim-vm/usb/"
+  for f in $USB_SERIAL_MODULES; do basename "$f"; done >"$ROOT/lib/modules/gpio-sim-vm/usb/order"
+fi
 # /dev/console must exist before /init runs, or init gets no stdio.
 mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
 mknod -m 666 "$ROOT/dev/null" c 1 3 2>/dev/null || true
@@ -423,7 +469,8 @@ if [ "$UDEV" = 1 ]; then
   add_path "$UDEV_DIR/bin/udevadm" /bin/udevadm
   mkdir -p "$ROOT/lib/systemd" "$ROOT/lib/udev/rules.d" "$ROOT/etc/udev"
   ln -s /bin/udevadm "$ROOT/lib/systemd/systemd-udevd"
-  for rule in 50-udev-default.rules 60-input-id.rules 60-persistent-input.rules 70-mouse.rules; do
+  for rule in 50-udev-default.rules 60-input-id.rules 60-persistent-input.rules 70-mouse.rules \
+    60-serial.rules; do
     cp "$UDEV_DIR/lib/udev/rules.d/$rule" "$ROOT/lib/udev/rules.d/"
   done
   printf 'root:x:0:0:root:/root:/bin/sh\n' >"$ROOT/etc/passwd"
@@ -459,7 +506,13 @@ b=0; [ "$1" = -b ] && { b=$2; shift 2; }
 eval d=\$GPIO_SIM_SYSFS$b
 cat "$d/sim_gpio$1/value"
 EOF
-chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value"
+# --usb-serial: pull the gadget out and put it back (Documentation/usb/gadget_configfs.rst:
+# writing a UDC name to UDC binds the gadget, an empty string unbinds it).
+printf '#!/bin/sh\necho "" > /sys/kernel/config/usb_gadget/matrix/UDC\n' >"$ROOT/usr/bin/usb-unplug"
+printf '#!/bin/sh\nls /sys/class/udc > /sys/kernel/config/usb_gadget/matrix/UDC\n' \
+  >"$ROOT/usr/bin/usb-plug"
+chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value" "$ROOT/usr/bin/usb-unplug" \
+  "$ROOT/usr/bin/usb-plug"
 
 # Configuration read by /init.
 {
@@ -467,6 +520,7 @@ chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value"
   echo "MOCKUP='$MOCKUP'"
   echo "WORKDIR='$WORKDIR'"
   echo "I2C_STUB='$I2C_STUB'"
+  echo "USB_SERIAL='$USB_SERIAL'"
 } >"$ROOT/gpio-sim-vm/config"
 # --line-name specs, one "B:O=NAME" per line.
 printf '%s\n' "${LINE_NAMES[@]+"${LINE_NAMES[@]}"}" | sed '/^$/d' >"$ROOT/gpio-sim-vm/line-names"
@@ -551,6 +605,26 @@ if [ -e /gpio-sim-vm/udev ]; then
   /lib/systemd/systemd-udevd --daemon || finish 125
   udevadm trigger --action=add --subsystem-match=input >/dev/null 2>&1
   udevadm settle --timeout=20 || echo "gpio-sim-vm: udevadm settle timed out"
+fi
+if [ "$USB_SERIAL" = 1 ]; then
+  # After udevd started, so it sees the port come (Documentation/usb/gadget_configfs.rst).
+  while read -r m; do insmod $M/usb/$m.ko || finish 125; done < $M/usb/order
+  G=/sys/kernel/config/usb_gadget/matrix
+  mkdir $G $G/strings/0x409 $G/configs/c.1 $G/functions/acm.usb0 || finish 125
+  echo 0x1d6b > $G/idVendor; echo 0x0104 > $G/idProduct
+  echo wodclock > $G/strings/0x409/manufacturer
+  echo "HIL Matrix" > $G/strings/0x409/product
+  echo HIL0001 > $G/strings/0x409/serialnumber
+  ln -s $G/functions/acm.usb0 $G/configs/c.1/ || finish 125
+  usb-plug || finish 125
+  i=0; while [ ! -c /dev/ttyACM0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  [ -c /dev/ttyACM0 ] && [ -c /dev/ttyGS0 ] || { echo "usb-serial: no ttyACM0/ttyGS0"; finish 125; }
+  export USB_SERIAL_HOST=/dev/ttyACM0 USB_SERIAL_GADGET=/dev/ttyGS0 USB_SERIAL_ID=1d6b:0104:HIL0001
+  if [ -e /gpio-sim-vm/udev ]; then
+    udevadm settle --timeout=20 || echo "gpio-sim-vm: udevadm settle timed out"
+    export USB_SERIAL_BY_ID=/dev/serial/by-id/usb-wodclock_HIL_Matrix_HIL0001-if00
+    [ -L "$USB_SERIAL_BY_ID" ] || { echo "usb-serial: no $USB_SERIAL_BY_ID"; finish 125; }
+  fi
 fi
 # One gpio-sim device with one bank per --banks entry.
 D=/sys/kernel/config/gpio-sim/gpio-sim-vm

@@ -8,7 +8,9 @@
 # and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
 # i2c-stub. The usb variant runs the usb-remote input: the real wodclockd against virtual USB
 # keyboards (/dev/uinput), once with udevd running (hotplug through the libudev monitor) and
-# once without (backoff rescans), see usb-remote-check.sh.
+# once without (backoff rescans), see usb-remote-check.sh; in the same two boots, a serial-matrix
+# output on a real USB serial port (a CDC-ACM gadget on dummy_hcd) that is unplugged and plugged
+# back, found again through the monitor or by retries, see serial-matrix-check.sh.
 #
 # Usage: Tests/hil/run.sh [v1] [v2] [usb]      (default: all three)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
@@ -39,8 +41,8 @@ echo "hil: VM cache ready ($(since "$start") s)"
 
 results=()
 status=0
-# The usb-remote check: one build of the daemon (on v1's scratch path, sharing its objects), a
-# static uinput helper, and two VM runs.
+# The usb-remote and serial-matrix checks: one build of the daemon (on v1's scratch path,
+# sharing its objects), a static uinput helper, and two VM runs, each running both checks.
 run_usb() {
   local scratch=.build/hil-v1 product start rc udev
   start=$(now)
@@ -54,10 +56,16 @@ run_usb() {
   for udev in udev rescan; do
     start=$(now)
     rc=0
-    Tests/hil/gpio-sim-vm.sh --timeout 240 -m 768 $([ "$udev" = udev ] && echo --udev) \
+    # util-linux's setpriv (with its libraries): the serial-matrix check opens the claimed port
+    # as another user, which busybox's setpriv cannot do.
+    Tests/hil/gpio-sim-vm.sh --timeout 300 -m 768 --usb-serial \
+      $([ "$udev" = udev ] && echo --udev) \
       -b "$scratch/$configuration/wodclockd" -b "$scratch/$configuration/wodclockctl" \
-      -b .build/hil-usb/uinput-keys -b Tests/hil/usb-remote-check.sh -- \
-      usb-remote-check.sh "$udev" || rc=$?
+      -b .build/hil-usb/uinput-keys -b /usr/bin/setpriv -b Tests/hil/usb-remote-check.sh \
+      -b Tests/hil/serial-matrix-check.sh -- \
+      "usb-remote-check.sh $udev; remote=\$?; serial-matrix-check.sh $udev; matrix=\$?;
+       echo \"hil: usb-remote check \$remote, serial-matrix check \$matrix\";
+       [ \$remote -eq 0 ] && [ \$matrix -eq 0 ]" || rc=$?
     if [ "$rc" -eq 0 ]; then
       results+=("PASS usb-$udev ($(since "$start") s)")
     else

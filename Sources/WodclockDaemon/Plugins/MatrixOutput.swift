@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The LED-matrix output kinds: `serial-matrix` (WLED or an Arduino on USB serial: Adalight,
 // TPM2 or raw frames) and `ddp-matrix` (WLED, xLights, Falcon over Wi-Fi or Ethernet). A frame
-// is sent when the picture changes, and again before the controller's realtime timeout.
+// is sent when the picture changes, and again before the controller's realtime timeout. A serial
+// controller that is unplugged is reopened when udev says it is back, or by retries without udevd.
 
 import Configuration
 import DisplayKit
@@ -21,6 +22,8 @@ public final class MatrixOutput: OutputPlugin {
   private let keepAlive: Int64
   private let settle: Int64
   private let makeTransport: () -> any MatrixTransport
+  /// How a serial controller's return is noticed; nil for network controllers.
+  private let hotplug: SerialHotplug?
   private var renderer: MatrixRenderer
   /// The picture last drawn (`wodclockctl snapshot` shows it), and whether one was.
   private(set) var buffer: Framebuffer
@@ -28,9 +31,14 @@ public final class MatrixOutput: OutputPlugin {
   private var context: PluginContext?
 
   private var transport: (any MatrixTransport)?
+  /// With udevd: tty events, watched by the daemon's loop while the output runs.
+  private var monitor: (any SerialHotplugMonitor)?
   /// The controller is away: when to try again, and the next wait.
   private var retryAt: Int64?
   private var backoff: Int64 = minimumBackoff
+  /// udev announced the controller but it has not opened yet (a modem prober holds it): retried
+  /// with the backoff, not the slow retry.
+  private var announced = false
   /// Frames are held back until then after an open (a USB-serial open resets many boards).
   /// Nil right after an open: set from the next frame's clock.
   private var sendableAt: Int64?
@@ -41,11 +49,15 @@ public final class MatrixOutput: OutputPlugin {
 
   static let minimumBackoff: Int64 = 250_000_000
   static let maximumBackoff: Int64 = 2_000_000_000
+  /// With a working monitor the controller is reopened on its `add` event; a slow retry still
+  /// catches a lost notification (a netlink burst overflows the socket: ENOBUFS).
+  static let monitoredRetry: Int64 = 10_000_000_000
 
   /// An output from a validated config entry of `serial-matrix` or `ddp-matrix`.
   public convenience init(instance: PluginInstance) throws {
     let settings = instance.settings
     let transport: () -> any MatrixTransport
+    var hotplug: SerialHotplug?
     switch instance.kind {
     case "serial-matrix":
       let device = settings.string("device") ?? ""
@@ -55,21 +67,27 @@ public final class MatrixOutput: OutputPlugin {
         SerialMatrixTransport(
           path: { try SerialDeviceName.resolve(device) }, baud: baud, framing: framing)
       }
+      if let selector = SerialDeviceSelector(parsing: device) {
+        hotplug = SerialHotplug.udev(selector)
+      }
     default:
       let host = settings.string("host") ?? ""
       let port = settings.integer("port") ?? DDP.port
       transport = { DDPMatrixTransport(host: host, port: port) }
     }
-    try self.init(id: instance.id, kind: instance.kind, settings: settings, transport: transport)
+    try self.init(
+      id: instance.id, kind: instance.kind, settings: settings, transport: transport,
+      hotplug: hotplug)
   }
 
   /// An output around a transport (tests and benchmarks).
   init(
     id: String, kind: String, settings: PluginSettings,
-    transport: @escaping () -> any MatrixTransport
+    transport: @escaping () -> any MatrixTransport, hotplug: SerialHotplug? = nil
   ) throws {
     self.id = id
     self.kind = kind
+    self.hotplug = hotplug
     width = settings.integer("width") ?? 32
     height = settings.integer("height") ?? 16
     do {
@@ -104,6 +122,17 @@ public final class MatrixOutput: OutputPlugin {
     self.context = context
     retryAt = nil
     backoff = Self.minimumBackoff
+    announced = false
+    if let hotplug, hotplug.isAvailable() {
+      do {
+        monitor = try hotplug.makeMonitor()
+      } catch {
+        context.log(
+          .warning, "no hotplug monitor; retrying while the controller is away",
+          [("error", "\(error)")])
+      }
+    }
+    // Monitor first, then open: a controller plugged in between is seen by one of the two.
     let transport = makeTransport()
     // A device that is not there yet is not a failure of the plugin: it is waited for, like one
     // that goes away later.
@@ -114,10 +143,32 @@ public final class MatrixOutput: OutputPlugin {
     } catch {
       context.log(
         .warning, "LED matrix controller not available; waiting for it",
-        [("error", "\(error)")])
-      // Retried at the first frame, then with the backoff.
+        [("error", "\(error)"), ("hotplug", hotplugWay)])
+      // Retried at the first frame, then with the backoff or on the device's udev event.
       retryAt = Int64.min
     }
+  }
+
+  /// How a controller that is away is found again, for log lines: `udev` or `retry`.
+  private var hotplugWay: String { monitor == nil ? "retry" : "udev" }
+
+  public var watchedDescriptors: [FileDescriptor] { monitor.map { [$0.fileDescriptor] } ?? [] }
+
+  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws {
+    guard let monitor, let hotplug, descriptor == monitor.fileDescriptor else { return }
+    // Drained whatever happens: the descriptor stays readable until it is.
+    let events = monitor.drain()
+    guard transport == nil else { return }
+    let resolved = hotplug.resolvedPath()
+    for event in events
+    where hotplug.selector.matches(event.device, resolvedPath: resolved) {
+      switch event.action {
+      case "add": announced = true
+      case "remove": announced = false
+      default: continue
+      }
+    }
+    if announced { reopen(at: now, via: "monitor") }
   }
 
   public func render(_ frame: OutputFrame) throws {
@@ -125,7 +176,7 @@ public final class MatrixOutput: OutputPlugin {
     let now = frame.monotonicNow
     if transport == nil {
       guard let due = retryAt, now >= due else { return }
-      reopen(at: now)
+      reopen(at: now, via: "retry")
       guard transport != nil else { return }
     }
     guard let transport else { return }
@@ -163,7 +214,8 @@ public final class MatrixOutput: OutputPlugin {
     }
   }
 
-  /// The controller went away: said once, then retried with a growing wait.
+  /// The controller went away: said once, then retried soon (a replug quicker than this
+  /// noticed it), then on its udev event or with a growing wait.
   private func lost(_ error: DeviceGoneError, at now: Int64) {
     transport?.close()
     transport = nil
@@ -171,24 +223,34 @@ public final class MatrixOutput: OutputPlugin {
     flushPending = false
     backoff = Self.minimumBackoff
     retryAt = now + backoff
+    announced = false
     context?.log(
       .warning, "LED matrix controller lost; reopening when it is back",
-      [("error", error.description)])
+      [("error", error.description), ("hotplug", hotplugWay)])
   }
 
-  private func reopen(at now: Int64) {
+  /// Opens the controller again; `via` says what prompted it (`retry`, `monitor`), for the log.
+  private func reopen(at now: Int64, via: String) {
     let transport = makeTransport()
     do {
       try transport.open()
       self.transport = transport
       retryAt = nil
       backoff = Self.minimumBackoff
+      announced = false
+      // Frames wait for the board that the open reset.
       sendableAt = now + settle
       lastSentAt = now
-      context?.log(.notice, "LED matrix controller back")
+      context?.log(.notice, "LED matrix controller back", [("via", via)])
     } catch {
-      backoff = min(Self.maximumBackoff, backoff * 2)
-      retryAt = now + backoff
+      if monitor != nil && !announced {
+        // Still away: its udev event says when it is back.
+        retryAt = now + Self.monitoredRetry
+      } else {
+        // Without udevd, or there (udev said so) but not openable yet: soon again.
+        backoff = min(Self.maximumBackoff, backoff * 2)
+        retryAt = now + backoff
+      }
     }
   }
 
@@ -226,6 +288,9 @@ public final class MatrixOutput: OutputPlugin {
     transport = nil
     lastFrame = nil
     lastSent = nil
+    monitor = nil
+    retryAt = nil
+    context = nil
   }
 
   public func driveSafe() throws {
@@ -239,12 +304,37 @@ public final class MatrixOutput: OutputPlugin {
   /// Whether the controller is open (tests).
   var isConnected: Bool { transport != nil }
 
+  /// When the output tries to open its absent controller next (tests).
+  var nextRetry: Int64? { transport == nil ? retryAt : nil }
+
   /// The open serial port (tests).
   var serialDescriptor: FileDescriptor? { (transport as? SerialMatrixTransport)?.descriptor }
 }
 
 extension Int {
   fileprivate var nonZero: Int? { self == 0 ? nil : self }
+}
+
+/// How a serial controller's return is noticed while udevd runs.
+struct SerialHotplug {
+  /// The device as the config names it.
+  var selector: SerialDeviceSelector
+  /// Whether a monitor would hear anything (udevd runs).
+  var isAvailable: () -> Bool
+  var makeMonitor: () throws -> any SerialHotplugMonitor
+  /// The node a path selector's symlink points to now, for links udev did not make.
+  var resolvedPath: () -> String?
+
+  /// Through udevd's tty events.
+  static func udev(_ selector: SerialDeviceSelector) -> SerialHotplug {
+    SerialHotplug(
+      selector: selector, isAvailable: { UdevMonitor.udevIsRunning },
+      makeMonitor: { try SerialPortMonitor() },
+      resolvedPath: {
+        guard case .path(let path) = selector else { return nil }
+        return InputDevices.resolve(path)
+      })
+  }
 }
 
 /// Serial devices named by path (`/dev/ttyACM0`, `/dev/serial/by-id/usb-…`) or by USB id

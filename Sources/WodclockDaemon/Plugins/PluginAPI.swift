@@ -66,6 +66,13 @@ public protocol OutputPlugin: AnyObject {
   /// A monotonic instant at which this output wants another frame although nothing in the
   /// workout changed (a blinking colon, a buzzer edge), or nil.
   func nextWakeUp(after now: Int64) -> Int64?
+  /// Descriptors the loop watches for readability on this output's behalf (a hotplug monitor).
+  /// Read after `start` and after each `handleReadable`; the daemon stops watching them before
+  /// `stop`. Most outputs have none.
+  var watchedDescriptors: [FileDescriptor] { get }
+  /// Reads what is ready on `descriptor` (non-blocking). A throw fails the output, as a failed
+  /// `render` does.
+  func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws
   /// Puts the output in its safe state (buzzer off, display per config) and releases devices.
   /// Must not throw and must return quickly.
   func stop()
@@ -138,6 +145,9 @@ public struct PluginError: Error, CustomStringConvertible {
 }
 
 extension OutputPlugin {
+  public var watchedDescriptors: [FileDescriptor] { [] }
+  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws {}
+
   /// Drives the hardware to its safe state without starting the plugin (used by
   /// `--safe-outputs` after a crash). Outputs without hardware to secure do nothing.
   public func driveSafe() throws {}

@@ -39,6 +39,7 @@ public final class Daemon {
     var plugin: any OutputPlugin
     var state: SlotState = .failed(retryAt: 0, backoff: Daemon.initialBackoff)
     var pendingCues: [Cue] = []
+    var watched: [FileDescriptor] = []
     init(instance: PluginInstance, plugin: any OutputPlugin) {
       self.instance = instance
       self.plugin = plugin
@@ -67,6 +68,9 @@ public final class Daemon {
   private static let timerToken: UInt64 = 1
   private static let signalToken: UInt64 = 2
   private static let inputTokenBase: UInt64 = 1_000
+  /// Each plugin's descriptors get consecutive tokens: at most this many per plugin.
+  private static let tokensPerPlugin: UInt64 = 64
+  private static let outputTokenBase: UInt64 = 1 << 24
   private static let serverTokenBase: UInt64 = 1 << 32
 
   private let options: DaemonOptions
@@ -199,6 +203,8 @@ public final class Daemon {
       while let delivery = try? signals.next() { handleSignal(delivery.signal) }
     case let token where server?.owns(token) == true:
       server?.handle(event, now: now) { request in respond(to: request) }
+    case let token where token >= Self.outputTokenBase:
+      handleOutput(token: token, at: now)
     default:
       handleInput(token: event.token, at: now)
     }
@@ -468,6 +474,7 @@ public final class Daemon {
     do {
       try slot.plugin.start(context(for: slot.instance.id))
       slot.state = .running
+      watch(slot)
       logger.info("output started", [("plugin", slot.instance.id), ("kind", slot.instance.kind)])
     } catch {
       fail(slot, error, at: now)
@@ -488,6 +495,7 @@ public final class Daemon {
   private func fail(_ slot: OutputSlot, _ error: any Error, at now: Int64) {
     let (next, wording) = slot.state.afterFailure(at: now)
     if let wording { logFailure("output", wording, slot.instance.id, error, next) }
+    unwatch(slot)
     slot.plugin.stop()
     slot.state = next
   }
@@ -511,15 +519,25 @@ public final class Daemon {
     logger.error("\(direction) \(wording)", fields)
   }
 
+  /// Watches `descriptors` for readability under consecutive tokens from `firstToken`; returns
+  /// the ones now watched.
+  private func register(_ descriptors: [FileDescriptor], firstToken: UInt64) -> [FileDescriptor] {
+    var registered: [FileDescriptor] = []
+    for (number, descriptor) in descriptors.prefix(Int(Self.tokensPerPlugin)).enumerated() {
+      let token = firstToken + UInt64(number)
+      if (try? poller.register(descriptor, token: token, interest: .readable)) != nil {
+        registered.append(descriptor)
+      }
+    }
+    return registered
+  }
+
   private func watch(_ slot: InputSlot) {
     unwatch(slot)
     guard let index = inputs.firstIndex(where: { $0 === slot }) else { return }
-    for (number, descriptor) in slot.plugin.watchedDescriptors.enumerated() {
-      let token = Self.inputTokenBase + UInt64(index) * 64 + UInt64(number)
-      if (try? poller.register(descriptor, token: token, interest: .readable)) != nil {
-        slot.watched.append(descriptor)
-      }
-    }
+    slot.watched = register(
+      slot.plugin.watchedDescriptors,
+      firstToken: Self.inputTokenBase + UInt64(index) * Self.tokensPerPlugin)
   }
 
   private func unwatch(_ slot: InputSlot) {
@@ -527,10 +545,39 @@ public final class Daemon {
     slot.watched = []
   }
 
+  /// An output's descriptors are watched while it runs: from its start until before its stop
+  /// (a failure, a reload, the shutdown), so none stays registered past its close.
+  private func watch(_ slot: OutputSlot) {
+    unwatch(slot)
+    guard let index = outputs.firstIndex(where: { $0 === slot }) else { return }
+    slot.watched = register(
+      slot.plugin.watchedDescriptors,
+      firstToken: Self.outputTokenBase + UInt64(index) * Self.tokensPerPlugin)
+  }
+
+  private func unwatch(_ slot: OutputSlot) {
+    for descriptor in slot.watched { try? poller.unregister(descriptor) }
+    slot.watched = []
+  }
+
+  private func handleOutput(token: UInt64, at now: Int64) {
+    let index = Int((token - Self.outputTokenBase) / Self.tokensPerPlugin)
+    let number = Int((token - Self.outputTokenBase) % Self.tokensPerPlugin)
+    guard outputs.indices.contains(index) else { return }
+    let slot = outputs[index]
+    guard case .running = slot.state, slot.watched.indices.contains(number) else { return }
+    do {
+      try slot.plugin.handleReadable(slot.watched[number], at: now)
+      if slot.plugin.watchedDescriptors != slot.watched { watch(slot) }
+    } catch {
+      fail(slot, error, at: now)
+    }
+  }
+
   private func handleInput(token: UInt64, at now: Int64) {
     guard token >= Self.inputTokenBase else { return }
-    let index = Int((token - Self.inputTokenBase) / 64)
-    let number = Int((token - Self.inputTokenBase) % 64)
+    let index = Int((token - Self.inputTokenBase) / Self.tokensPerPlugin)
+    let number = Int((token - Self.inputTokenBase) % Self.tokensPerPlugin)
     guard inputs.indices.contains(index) else { return }
     let slot = inputs[index]
     guard case .running = slot.state, slot.watched.indices.contains(number) else { return }
@@ -548,7 +595,10 @@ public final class Daemon {
   ) {
     let now = MonotonicClock.now()
     if previous.outputs != next.outputs {
-      for slot in outputs.reversed() { slot.plugin.stop() }
+      for slot in outputs.reversed() {
+        unwatch(slot)
+        slot.plugin.stop()
+      }
       outputs = []
       for instance in next.outputs { addOutput(instance) }
       for slot in outputs { startOutput(slot, at: now) }
@@ -789,7 +839,10 @@ public final class Daemon {
       unwatch(slot)
       timedStop(slot.instance.id) { slot.plugin.stop() }
     }
-    for slot in outputs.reversed() { timedStop(slot.instance.id) { slot.plugin.stop() } }
+    for slot in outputs.reversed() {
+      unwatch(slot)
+      timedStop(slot.instance.id) { slot.plugin.stop() }
+    }
     logger.resetSink()
     server?.close()
     logger.info("stopped")
