@@ -749,10 +749,8 @@ public final class Daemon {
   /// When the displays change next: the engine's next deadline, or the next second of the time
   /// of day while it is shown.
   private func nextDisplayChange(at now: Int64, wall: WallClock.Instant) -> Int64? {
-    if let deadline = host.engine.nextDeadline { return timeBase.monotonic(forEngine: deadline) }
-    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
-    if snapshot.mode == .clock || (snapshot.runState == .idle && configuration.clock.idle == .clock)
-    {
+    if let deadline = host.nextDeadline { return timeBase.monotonic(forEngine: deadline) }
+    if host.showsTimeOfDay(idleShowsClock: configuration.clock.idle == .clock) {
       return now + (1_000_000_000 - Int64(wall.nanoseconds))
     }
     return nil
@@ -763,7 +761,7 @@ public final class Daemon {
     func consider(_ candidate: Int64?) {
       if let candidate, candidate < best { best = candidate }
     }
-    let engineDeadline = host.engine.nextDeadline.map { timeBase.monotonic(forEngine: $0) }
+    let engineDeadline = host.nextDeadline.map { timeBase.monotonic(forEngine: $0) }
     consider(engineDeadline)
     for slot in outputs {
       switch slot.state {
@@ -781,9 +779,7 @@ public final class Daemon {
     consider(server?.nextWakeUp())
     if watchdogInterval != nil { consider(nextWatchdogPing) }
     // The time of day changes every second; only wake for it while it is shown.
-    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
-    if snapshot.mode == .clock || (snapshot.runState == .idle && configuration.clock.idle == .clock)
-    {
+    if host.showsTimeOfDay(idleShowsClock: configuration.clock.idle == .clock) {
       let wall = WallClock.now()
       consider(now + (1_000_000_000 - Int64(wall.nanoseconds)))
     }

@@ -51,6 +51,16 @@ final class EngineHost {
 
   func snapshot(at instant: MonotonicInstant) -> WorkoutSnapshot { engine.snapshot(at: instant) }
 
+  /// The engine's next deadline, read in place (through `engine` from outside, the whole engine
+  /// value would be copied on every wake-up).
+  var nextDeadline: MonotonicInstant? { engine.nextDeadline }
+
+  /// Whether the time of day is on the displays: the clock mode, or nothing started yet while
+  /// the idle screen is the clock. Asked on every wake-up, so without building a snapshot.
+  func showsTimeOfDay(idleShowsClock: Bool) -> Bool {
+    engine.plan.mode.name == .clock || (idleShowsClock && engine.state.phase == .idle)
+  }
+
   /// Applies a user action. Saves the state; records history when the workout ends or is
   /// abandoned.
   func perform(_ action: WorkoutAction, at instant: MonotonicInstant) throws(ActionRefusal)
