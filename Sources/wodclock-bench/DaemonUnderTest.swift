@@ -162,7 +162,7 @@ final class DaemonUnderTest {
     guard access(path, X_OK) == 0 else {
       throw BenchmarkError(
         "cannot find wodclockd next to wodclock-bench (\(path)); build both with "
-          + "`swift build -c release --static-swift-stdlib`")
+          + "`make release`")
     }
     return path
   }

@@ -62,7 +62,7 @@ func usage(_ benchmarks: [Benchmark]) -> Never {
   for benchmark in benchmarks { text += "  \(benchmark.name)  \(benchmark.summary)\n" }
   text += "\noptions:\n  --seconds N  measuring window of wakeup (per case) and resources "
   text += "(default 60)\n\nwakeup, resources and ready start the wodclockd found next to this "
-  text += "program;\nbuild both with `swift build -c release --static-swift-stdlib`.\n"
+  text += "program;\nbuild both with `make release`, as they are installed.\n"
   writeError(text)
   exit(64)
 }

@@ -20,4 +20,11 @@ grep -q "edited by the owner" "$stage/etc/wodclock/wodclock.yaml" || { echo "con
 make -s uninstall DESTDIR="$stage" >/dev/null
 [ ! -e "$stage/usr/local/bin/wodclockd" ] || { echo "uninstall left the daemon"; exit 1; }
 [ -e "$stage/etc/wodclock/wodclock.yaml" ] || { echo "uninstall removed the config"; exit 1; }
+# The C++ runtime is linked in when its static archive exists (see RELEASE_FLAGS in the Makefile).
+if [[ "$(cc -print-file-name=libstdc++.a)" == /* ]]; then
+  make -s install DESTDIR="$stage" CONFIGURATION=debug >/dev/null
+  if readelf -dW "$stage/usr/local/bin/wodclockd" | grep -q 'NEEDED.*libstdc++'; then
+    echo "the installed daemon loads libstdc++.so"; exit 1
+  fi
+fi
 echo "install and uninstall ok"
