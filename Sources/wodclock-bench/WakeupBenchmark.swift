@@ -13,24 +13,27 @@ enum WakeupBenchmark {
   static let floorPeriod = Duration.milliseconds(10)
   static let preset = "emom-long"
 
-  /// The nice value `systemd/wodclockd.service` gives the daemon (`Nice=`): the third case
-  /// runs the daemon and the floor loop at it, as the installed service runs.
-  static let serviceNice: Int32 = -5
+  /// The real-time priority `systemd/wodclockd.service` gives the daemon
+  /// (`CPUSchedulingPolicy=fifo`, `CPUSchedulingPriority=`): the third case runs the daemon and
+  /// the floor loop with it, as the installed service runs.
+  static let servicePriority: Int32 = 10
 
   static func run(_ options: BenchmarkOptions) throws {
     let seconds = options.window(default: 60)
-    // Both cores busy: the daemon and the floor loop then compete with the load (at nice 0)
-    // for the CPU. Under load about one wake-up in a hundred waits out a busy task's time slice
-    // (milliseconds), so p99 falls on the edge of that tail and jumps between runs; the share
-    // of wake-ups later than 1 ms says more. Both sides are measured at the same nice value.
-    let cases: [(name: String, busyProcesses: Int, nice: Int32)] = [
-      ("idle", 0, 0), ("loaded", 2, 0), ("loaded_service_nice", 2, serviceNice),
+    // Both cores busy: the daemon and the floor loop then compete with the load (normal
+    // policy) for the CPU. Under the fair scheduler about one wake-up in a hundred waits out a
+    // busy task's time slice (milliseconds), more often the more CPU a wake-up uses, so p99
+    // falls on the edge of that tail; the share of wake-ups later than 1 ms says more. Both
+    // sides of a case run under the same policy.
+    let cases: [(name: String, busyProcesses: Int, policy: SchedulingPolicy)] = [
+      ("idle", 0, .normal), ("loaded", 2, .normal),
+      ("loaded_service_policy", 2, .firstInFirstOut(priority: servicePriority)),
     ]
     var differences: [(name: String, p50: Double, p99: Double)] = []
     for run in cases {
       guard
         let (floor, daemon) = try measure(
-          seconds: seconds, busyProcesses: run.busyProcesses, nice: run.nice)
+          seconds: seconds, busyProcesses: run.busyProcesses, policy: run.policy)
       else { continue }
       for (side, figures) in [("floor", floor), ("daemon", daemon)] {
         report("wakeup.\(run.name).\(side).p50", figures.p50, "us")
@@ -72,8 +75,8 @@ enum WakeupBenchmark {
   }
 
   /// Runs one case and returns the floor's and the daemon's lateness, in microseconds.
-  /// Nil when the nice value cannot be set (not root): that case is skipped, and says so.
-  static func measure(seconds: Int, busyProcesses: Int, nice: Int32) throws -> (
+  /// Nil when the policy cannot be set (not root): that case is skipped, and says so.
+  static func measure(seconds: Int, busyProcesses: Int, policy: SchedulingPolicy) throws -> (
     floor: Percentiles, daemon: Percentiles
   )? {
     try Interruption.check()
@@ -85,17 +88,18 @@ enum WakeupBenchmark {
       configuration: configuration(seconds: seconds), in: scratch, speed: speed)
     defer { daemon.stop() }
 
-    // The load was started first and keeps nice 0; the floor loop runs on this thread.
-    if nice != 0 {
+    // The load was started first and keeps the normal policy; the floor loop runs on this
+    // thread.
+    if policy != .normal {
       do {
-        try NiceValue.set(nice, threadID: daemon.process.processID)
-        try NiceValue.set(nice)
+        try policy.apply(threadID: daemon.process.processID)
+        try policy.apply()
       } catch {
-        writeError("wakeup: skipping the case at nice \(nice): \(error) (run as root)\n")
+        writeError("wakeup: skipping the case under \(policy): \(error) (run as root)\n")
         return nil
       }
     }
-    defer { try? NiceValue.set(0) }
+    defer { try? SchedulingPolicy.normal.apply() }
     try daemon.request(#"{"cmd":"load","preset":"\#(preset)"}"#)
     try daemon.request(#"{"cmd":"start"}"#)
     // One-second slices of the floor loop, so Ctrl-C is noticed within a second; every slice

@@ -18,9 +18,11 @@ exposure=$(systemd-analyze security --offline=yes "$tmp/wodclockd.service" 2>/de
 echo "systemd-analyze security exposure: $exposure"
 [ -n "$exposure" ] || { echo "no exposure figure"; exit 1; }
 awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || { echo "exposure $exposure is above 2.0"; exit 1; }
-# The wake-up benchmark measures at the unit's nice value: the two must agree.
-unit_nice=$(sed -n 's/^Nice=\(-*[0-9]*\)$/\1/p' "$root/systemd/wodclockd.service")
-bench_nice=$(sed -n 's/.*static let serviceNice: Int32 = \(-*[0-9]*\)$/\1/p' \
+# The wake-up benchmark measures with the unit's scheduling policy: the two must agree.
+unit_policy=$(sed -n 's/^CPUSchedulingPolicy=//p' "$root/systemd/wodclockd.service")
+unit_priority=$(sed -n 's/^CPUSchedulingPriority=//p' "$root/systemd/wodclockd.service")
+bench_priority=$(sed -n 's/.*static let servicePriority: Int32 = \([0-9]*\)$/\1/p' \
   "$root/Sources/wodclock-bench/WakeupBenchmark.swift")
-echo "unit Nice=$unit_nice, benchmark serviceNice=$bench_nice"
-[ -n "$unit_nice" ] && [ "$unit_nice" = "$bench_nice" ] || { echo "Nice= and serviceNice differ"; exit 1; }
+echo "unit CPUSchedulingPolicy=$unit_policy priority $unit_priority, benchmark $bench_priority"
+[ "$unit_policy" = fifo ] && [ -n "$unit_priority" ] && [ "$unit_priority" = "$bench_priority" ] \
+  || { echo "the unit's scheduling and the benchmark's differ"; exit 1; }
