@@ -63,17 +63,6 @@ private func context() -> PluginContext {
   return PluginContext(id: "test", logger: logger, speed: 1, claimTerminal: { _ in })
 }
 
-private func frame(
-  _ snapshot: WorkoutSnapshot, cues: [Cue] = [], at now: Int64, muted: Bool = false,
-  hour: Int = 12
-) -> OutputFrame {
-  OutputFrame(
-    snapshot: snapshot, cues: cues, tokens: .standard, words: .english, clock: ClockSettings(),
-    civilTime: CivilTime(
-      year: 2025, month: 1, day: 6, hour: hour, minute: 0, second: 0, nanosecond: 0, weekday: 1,
-      utcOffsetSeconds: 0), monotonicNow: now, speed: 1, message: nil, muted: muted)
-}
-
 private func idleSnapshot() throws -> WorkoutSnapshot {
   try WorkoutEngine(plan: WorkoutPlan(name: "a", mode: .amrap(AMRAPParameters(time: .minutes(1)))))
     .snapshot(at: MonotonicInstant(nanoseconds: 0))

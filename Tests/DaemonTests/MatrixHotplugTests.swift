@@ -155,13 +155,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     func render(at now: Int64) throws -> [UInt8] {
       let instant = MonotonicInstant(nanoseconds: now)
       _ = engine.advance(to: instant)
-      let frame = OutputFrame(
-        snapshot: engine.snapshot(at: instant), cues: [], tokens: .standard, words: .english,
-        clock: ClockSettings(),
-        civilTime: CivilTime(
-          year: 2026, month: 11, day: 29, hour: 10, minute: 0, second: 0, nanosecond: 0,
-          weekday: 0, utcOffsetSeconds: 0),
-        monotonicNow: now, speed: 1, message: nil)
+      let frame = DaemonTests.frame(engine.snapshot(at: instant), at: now, hour: 10)
       var bytes: [UInt8] = []
       for _ in 0..<200 {
         try output.render(frame)

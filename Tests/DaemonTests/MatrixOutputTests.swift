@@ -42,13 +42,7 @@ import WorkoutCore
   func frame(_ engine: inout WorkoutEngine, at seconds: Double, now: Int64) -> OutputFrame {
     let instant = MonotonicInstant(nanoseconds: Int64(seconds * 1e9))
     _ = engine.advance(to: instant)
-    return OutputFrame(
-      snapshot: engine.snapshot(at: instant), cues: [], tokens: .standard, words: .english,
-      clock: ClockSettings(),
-      civilTime: CivilTime(
-        year: 2026, month: 11, day: 29, hour: 10, minute: 0, second: 0, nanosecond: 0,
-        weekday: 0, utcOffsetSeconds: 0),
-      monotonicNow: now, speed: 1, message: nil)
+    return DaemonTests.frame(engine.snapshot(at: instant), at: now, hour: 10)
   }
 
   func emom() throws -> WorkoutEngine {

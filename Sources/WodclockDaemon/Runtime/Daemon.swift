@@ -34,27 +34,35 @@ public final class Daemon {
     }
   }
 
-  private final class OutputSlot {
+  private final class OutputSlot: WatchingSlot {
     let instance: PluginInstance
     var plugin: any OutputPlugin
     var state: SlotState = .failed(retryAt: 0, backoff: Daemon.initialBackoff)
     var pendingCues: [Cue] = []
     var watched: [FileDescriptor] = []
+    var descriptorsToWatch: [FileDescriptor] { plugin.watchedDescriptors }
     init(instance: PluginInstance, plugin: any OutputPlugin) {
       self.instance = instance
       self.plugin = plugin
     }
   }
 
-  private final class InputSlot {
+  private final class InputSlot: WatchingSlot {
     let instance: PluginInstance
     var plugin: any InputPlugin
     var state: SlotState = .failed(retryAt: 0, backoff: Daemon.initialBackoff)
     var watched: [FileDescriptor] = []
+    var descriptorsToWatch: [FileDescriptor] { plugin.watchedDescriptors }
     init(instance: PluginInstance, plugin: any InputPlugin) {
       self.instance = instance
       self.plugin = plugin
     }
+  }
+
+  /// A slot whose plugin may have descriptors for the loop to watch.
+  private protocol WatchingSlot: AnyObject {
+    var watched: [FileDescriptor] { get set }
+    var descriptorsToWatch: [FileDescriptor] { get }
   }
 
   static let maximumPendingCues = 64
@@ -533,29 +541,23 @@ public final class Daemon {
   }
 
   private func watch(_ slot: InputSlot) {
-    unwatch(slot)
     guard let index = inputs.firstIndex(where: { $0 === slot }) else { return }
-    slot.watched = register(
-      slot.plugin.watchedDescriptors,
-      firstToken: Self.inputTokenBase + UInt64(index) * Self.tokensPerPlugin)
+    watch(slot, firstToken: Self.inputTokenBase + UInt64(index) * Self.tokensPerPlugin)
   }
 
-  private func unwatch(_ slot: InputSlot) {
-    for descriptor in slot.watched { try? poller.unregister(descriptor) }
-    slot.watched = []
-  }
-
-  /// An output's descriptors are watched while it runs: from its start until before its stop
-  /// (a failure, a reload, the shutdown), so none stays registered past its close.
   private func watch(_ slot: OutputSlot) {
-    unwatch(slot)
     guard let index = outputs.firstIndex(where: { $0 === slot }) else { return }
-    slot.watched = register(
-      slot.plugin.watchedDescriptors,
-      firstToken: Self.outputTokenBase + UInt64(index) * Self.tokensPerPlugin)
+    watch(slot, firstToken: Self.outputTokenBase + UInt64(index) * Self.tokensPerPlugin)
   }
 
-  private func unwatch(_ slot: OutputSlot) {
+  /// A plugin's descriptors are watched while it runs: from its start until before its stop
+  /// (a failure, a reload, the shutdown), so none stays registered past its close.
+  private func watch(_ slot: some WatchingSlot, firstToken: UInt64) {
+    unwatch(slot)
+    slot.watched = register(slot.descriptorsToWatch, firstToken: firstToken)
+  }
+
+  private func unwatch(_ slot: some WatchingSlot) {
     for descriptor in slot.watched { try? poller.unregister(descriptor) }
     slot.watched = []
   }
