@@ -17,7 +17,8 @@ enum MatrixWireBenchmark {
   static let second: Int64 = 1_000_000_000
 
   static func run(options: BenchmarkOptions) throws {
-    let boundaries = max(3, options.window(default: 10))
+    // Two minutes of second boundaries per rate by default: "over a few minutes" in all.
+    let boundaries = max(3, options.window(default: 120))
     for baud in [115_200, 1_000_000] {
       let deltas = try measure(baud: baud, boundaries: boundaries)
       let sorted = deltas.sorted()

@@ -61,8 +61,9 @@ func usage(_ benchmarks: [Benchmark]) -> Never {
   var text = "usage: wodclock-bench [--seconds N] <benchmark>... | all\n\nbenchmarks:\n"
   for benchmark in benchmarks { text += "  \(benchmark.name)  \(benchmark.summary)\n" }
   text += "\noptions:\n  --seconds N  measuring window of wakeup (per case) and resources "
-  text += "(default 60)\n\nwakeup, resources and ready start the wodclockd found next to this "
-  text += "program;\nbuild both with `make release`, as they are installed.\n"
+  text += "(default 60), and of matrix-wire (per rate, default 120)\n\n"
+  text += "wakeup, resources and ready start the wodclockd found next to this program;\n"
+  text += "build both with `make release`, as they are installed.\n"
   writeError(text)
   exit(64)
 }
