@@ -68,6 +68,17 @@ public struct UnixConnection: Hashable, Sendable {
   ///
   /// The corresponding C function is `close`.
   public func close() throws(SystemError) { try fileDescriptor.close() }
+
+  /// Whether the peer has closed its end, seen without reading and without waiting: a stream
+  /// socket whose peer is gone polls as hung up (POLLHUP; unix(7) sockets set it when the peer
+  /// releases its socket). A peer that only shut down its writing side is not hung up.
+  ///
+  /// The corresponding C function is `poll` with a zero timeout.
+  public var isHungUp: Bool {
+    var entry = pollfd(fd: fileDescriptor.rawValue, events: 0, revents: 0)
+    guard poll(&entry, 1, 0) == 1 else { return false }
+    return Int32(entry.revents) & (POLLHUP | POLLERR) != 0
+  }
 }
 
 /// One non-blocking `send` of `bytes`, the shared core of connection and client writes.

@@ -92,8 +92,9 @@ final class DaemonHarness {
   }
 
   func status() throws -> JSONValue {
-    guard let status = try request(["cmd": "status"])["status"] else {
-      throw HarnessError("status reply without a status")
+    let reply = try request(["cmd": "status"])
+    guard let status = reply["status"] else {
+      throw HarnessError("status reply without a status: \(reply)")
     }
     return status
   }

@@ -110,6 +110,8 @@ final class ControlServer {
         return
       }
       guard let connection else { return }
+      // Clients that hung up in the same moment may not have been read yet: they do not count.
+      if clients.count >= Self.maximumClients { dropHungUpClients() }
       if clients.count >= Self.maximumClients {
         let reply = ControlProtocol.failure(
           id: nil,
@@ -247,6 +249,10 @@ final class ControlServer {
     }
     clients[token] = client
     if client.closeWhenFlushed { drop(token) }
+  }
+
+  private func dropHungUpClients() {
+    for (token, client) in clients where client.connection.isHungUp { drop(token) }
   }
 
   private func drop(_ token: UInt64) {
