@@ -15,7 +15,9 @@ STRICT        := -Xswiftc -warnings-as-errors
 # (measured: peak RSS 9.8 to 8.7 MB, exec to READY=1 3.7 to 2.1 ms). The toolchain passes
 # `-lstdc++` itself, so a directory holding only the static archive goes first on the search
 # path. Without the archive (no libstdc++-dev) the binaries link the shared library as before.
-STATIC_CXX     := $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null)
+# Asked of the C compiler, or of the Swift toolchain's clang where there is no cc.
+STATIC_CXX     := $(firstword $(filter /%,$(foreach compiler,$(CC) clang,\
+  $(shell $(compiler) -print-file-name=libstdc++.a 2>/dev/null))))
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
 RELEASE_FLAGS  := --static-swift-stdlib \
   $(if $(filter /%,$(STATIC_CXX)),-Xlinker -L$(STATIC_CXX_DIR))
