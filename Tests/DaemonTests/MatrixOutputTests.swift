@@ -167,6 +167,9 @@ import WorkoutCore
       // it execs, so the hang-up can come a little later than the close: wait for it, as the
       // output would see it on its next frame after a real unplug.
       try terminal.close()
+      // The by-id link goes with the device, as udev removes it: the retries below must not open
+      // a pty that another test got under the freed number meanwhile.
+      _ = unlink(link)
       var hangUp = pollfd(fd: held.rawValue, events: Int16(POLLIN), revents: 0)
       _ = poll(&hangUp, 1, 5_000)
       #expect(Int32(hangUp.revents) & POLLHUP != 0, "cycle \(cycle)")
@@ -182,7 +185,6 @@ import WorkoutCore
       try output.render(frame(&engine, at: seconds, now: now))
       // Plugged back.
       terminal = try PseudoTerminal.open()
-      _ = unlink(link)
       _ = symlink(terminal.secondaryPath, link)
       now = output.nextWakeUp(after: now) ?? now
       seconds += 1

@@ -116,8 +116,16 @@ import WorkoutCore
   func aMatrixThatWentAwayGivesItsLastPictureWithAWarning() throws {
     var terminal: PseudoTerminal? = try PseudoTerminal.open()
     defer { try? terminal?.close() }
-    let daemon = try DaemonHarness(
-      config: matrixConfig(device: try #require(terminal).secondaryPath))
+    // Named through a link, like /dev/serial/by-id/…, that goes with the device: retries after
+    // the unplug must not open a pty that another test got under the freed number.
+    let directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-snapshot-")
+    let link = directory + "/by-id"
+    defer {
+      _ = unlink(link)
+      try? FileSystem.removeDirectory(directory)
+    }
+    _ = symlink(try #require(terminal).secondaryPath, link)
+    let daemon = try DaemonHarness(config: matrixConfig(device: link))
     try daemon.start()
     let file = daemon.directory + "/wall.png"
     #expect(try eventually { try daemon.ctl(["snapshot", "--png", file]).status == 0 })
@@ -126,6 +134,7 @@ import WorkoutCore
     // Unplugged: the keep-alive finds the port gone within a second or so.
     try terminal?.close()
     terminal = nil
+    _ = unlink(link)
     var away = connected
     let warned = try eventually {
       away = try daemon.ctl(["snapshot", "--png", file])
