@@ -76,15 +76,23 @@ import WorkoutCore
     }
   }
 
-  @Test func framesAreSentWhenThePictureChangesAndAsKeepAlive() throws {
+  /// An output started on a new pseudo-terminal at 115200 baud; the peer reads without blocking.
+  func startedOutput() throws -> (PseudoTerminal, MatrixOutput) {
     let terminal = try PseudoTerminal.open()
-    defer { try? terminal.close() }
     try terminal.primary.setNonBlocking()
     let path = terminal.secondaryPath
     let output = try makeOutput(path: { path })
     try output.start(
       PluginContext(id: "matrix", logger: Logger(), speed: 1, claimTerminal: { _ in }))
-    defer { output.stop() }
+    return (terminal, output)
+  }
+
+  @Test func framesAreSentWhenThePictureChangesAndAsKeepAlive() throws {
+    let (terminal, output) = try startedOutput()
+    defer {
+      output.stop()
+      try? terminal.close()
+    }
     var engine = try emom()
     let first = frame(&engine, at: 5.2, now: 100 * Self.second)
     try output.render(first)
@@ -105,14 +113,11 @@ import WorkoutCore
   }
 
   @Test func aFrameLeavesEarlyByItsWireTime() throws {
-    let terminal = try PseudoTerminal.open()
-    defer { try? terminal.close() }
-    try terminal.primary.setNonBlocking()
-    let path = terminal.secondaryPath
-    let output = try makeOutput(path: { path })
-    try output.start(
-      PluginContext(id: "matrix", logger: Logger(), speed: 1, claimTerminal: { _ in }))
-    defer { output.stop() }
+    let (terminal, output) = try startedOutput()
+    defer {
+      output.stop()
+      try? terminal.close()
+    }
     var engine = try emom()
     var current = frame(&engine, at: 5.5, now: 50 * Self.second)
     let boundary = 50 * Self.second + 500_000_000
