@@ -81,6 +81,35 @@ public enum WallClock {
   }
 }
 
+extension WallClock {
+  /// Civil times of the last whole second asked for. A loop that wakes many times a second
+  /// breaks the time down with `localtime_r` once a second instead of on every wake-up: a
+  /// zone's offset only changes on a whole second.
+  public struct CivilTimeCache: Sendable {
+    private var second: Int64?
+    private var civil = CivilTime(
+      year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, nanosecond: 0, weekday: 4,
+      utcOffsetSeconds: 0)
+
+    /// An empty cache.
+    public init() {}
+
+    /// `WallClock.civilTime(at: instant)`, from the cache when `instant` falls in the second
+    /// last asked for.
+    public mutating func civilTime(at instant: WallClock.Instant) -> CivilTime {
+      if second != instant.seconds {
+        civil = WallClock.civilTime(at: instant)
+        second = instant.seconds
+      }
+      civil.nanosecond = Int(instant.nanoseconds)
+      return civil
+    }
+
+    /// Forgets the cached second: call it after `WallClock.reloadTimeZone()`.
+    public mutating func removeAll() { second = nil }
+  }
+}
+
 /// A moment in local time, broken down into calendar fields.
 public struct CivilTime: Hashable, Sendable {
   /// The full year, such as 2025.

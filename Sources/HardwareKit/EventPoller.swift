@@ -105,31 +105,47 @@ public struct EventPoller: Hashable, Sendable {
   public func wait(
     timeoutMilliseconds: Int32?, maximumEvents: Int = 32
   ) throws(SystemError) -> [Event] {
+    var events: [Event] = []
+    try wait(timeoutMilliseconds: timeoutMilliseconds, into: &events, maximumEvents: maximumEvents)
+    return events
+  }
+
+  /// Waits as ``wait(timeoutMilliseconds:maximumEvents:)`` does, replacing the contents of
+  /// `events` with the ready descriptors. A loop that passes the same array every time keeps its
+  /// storage: waking up then allocates nothing.
+  ///
+  /// The corresponding C function is `epoll_wait`.
+  public func wait(
+    timeoutMilliseconds: Int32?, into events: inout [Event], maximumEvents: Int = 32
+  ) throws(SystemError) {
     precondition(maximumEvents > 0, "maximumEvents must be positive")
+    events.removeAll(keepingCapacity: true)
     let timeout = timeoutMilliseconds.map { max($0, 0) } ?? -1
-    return try withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: maximumEvents) {
-      buffer in
-      Result { () throws(SystemError) -> [Event] in
-        let result = valueOrErrno("epoll_wait", retryOnInterrupt: false) {
-          epoll_wait(fileDescriptor.rawValue, buffer.baseAddress, Int32(buffer.count), timeout)
-        }
-        let count: Int32
-        switch result {
-        case .success(let value): count = value
-        case .failure(.interrupted): return []
-        case .failure(let error): throw SystemError(operation: "epoll_wait", errno: error)
-        }
-        return buffer.prefix(Int(count)).map { raw in
-          let bits = raw.events
-          return Event(
+    // On the stack: `maximumEvents` small records, filled by the kernel.
+    let error = withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: maximumEvents) {
+      buffer -> SystemError? in
+      let result = valueOrErrno("epoll_wait", retryOnInterrupt: false) {
+        epoll_wait(fileDescriptor.rawValue, buffer.baseAddress, Int32(buffer.count), timeout)
+      }
+      let count: Int32
+      switch result {
+      case .success(let value): count = value
+      case .failure(.interrupted): return nil
+      case .failure(let error): return SystemError(operation: "epoll_wait", errno: error)
+      }
+      for raw in buffer.prefix(Int(count)) {
+        let bits = raw.events
+        events.append(
+          Event(
             token: raw.data.u64,
             isReadable: bits & EPOLLIN.rawValue != 0,
             isWritable: bits & EPOLLOUT.rawValue != 0,
             isHangup: bits & (EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0,
-            isError: bits & EPOLLERR.rawValue != 0)
-        }
+            isError: bits & EPOLLERR.rawValue != 0))
       }
-    }.get()
+      return nil
+    }
+    if let error { throw error }
   }
 
   /// Waits until a descriptor is ready or the monotonic clock reaches `deadline`.

@@ -22,11 +22,12 @@ extension WorkoutEngine {
     var runState: RunState
     var finishReason: FinishReason?
 
-    init(engine: WorkoutEngine, now: Int64) {
-      let state = engine.state
-      tension = state.tensionTotal
-      finishReason = state.finishReason
-      switch state.phase {
+    /// Borrows the engine: a snapshot is taken on every wake-up, and an owned parameter would
+    /// copy the whole engine (its timeline's arrays and strings) each time.
+    init(engine: borrowing WorkoutEngine, now: Int64) {
+      tension = engine.state.tensionTotal
+      finishReason = engine.state.finishReason
+      switch engine.state.phase {
       case .idle:
         // Idle shows the workout as it will begin: the first segment after the count-in.
         index = min(engine.timeline.workoutStartIndex, max(engine.timeline.segments.count - 1, 0))
@@ -35,14 +36,14 @@ extension WorkoutEngine {
         workoutStart = 0
         runState = .idle
       case .running, .paused, .finished:
-        index = state.segmentIndex
-        segmentStart = state.segmentStart
+        index = engine.state.segmentIndex
+        segmentStart = engine.state.segmentStart
         time = engine.engineTime(at: now)
-        workoutStart = state.workoutStart
+        workoutStart = engine.state.workoutStart
         runState =
-          state.phase == .finished
+          engine.state.phase == .finished
           ? .finished
-          : state.phase == .paused
+          : engine.state.phase == .paused
             ? .paused : (index < engine.timeline.workoutStartIndex ? .countIn : .running)
       }
     }

@@ -73,7 +73,7 @@ enum MatrixWireBenchmark {
         clock: ClockSettings(), civilTime: civil(), monotonicNow: now, speed: 1, message: nil)
       frame.nextChange = engine.nextDeadline?.nanoseconds
       let copy = engine
-      frame.preview = { later in
+      frame.preview = FramePreview { later in
         var ahead = copy
         let at = MonotonicInstant(nanoseconds: later)
         _ = ahead.advance(to: at)

@@ -126,7 +126,7 @@ import WorkoutCore
     _ = ahead.advance(to: at6)
     let future = ahead.snapshot(at: at6)
     current.nextChange = boundary
-    current.preview = { _ in (future, current.civilTime) }
+    current.preview = FramePreview { _ in (future, current.civilTime) }
     try output.render(current)
     _ = try drain(terminal, output, frame: current)
     // 1542 bytes at 115200 baud, 10 bits each: 133.85 ms before the boundary.
@@ -134,7 +134,7 @@ import WorkoutCore
     #expect(output.nextWakeUp(after: current.monotonicNow + 1) == boundary - lead)
     var early = frame(&engine, at: 5.5 + 0.36, now: boundary - lead)
     early.nextChange = boundary
-    early.preview = { _ in (future, early.civilTime) }
+    early.preview = FramePreview { _ in (future, early.civilTime) }
     try output.render(early)
     // The picture sent shows the next second (0:54), not the current one.
     #expect(try drain(terminal, output, frame: early) == [expected(future)])

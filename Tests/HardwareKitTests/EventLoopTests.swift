@@ -23,6 +23,30 @@ import Testing
     #expect(events.first?.isHangup == false)
   }
 
+  @Test func pollerWaitIntoAnArrayReplacesItsContentsAndKeepsItsStorage() throws {
+    let poller = try EventPoller()
+    let (readEnd, writeEnd) = try FileDescriptor.pipe(nonBlocking: true)
+    defer {
+      try? poller.close()
+      try? readEnd.close()
+      try? writeEnd.close()
+    }
+    try poller.register(readEnd, token: 5, interest: .readable)
+    var events: [EventPoller.Event] = []
+    events.reserveCapacity(32)
+    let storage = events.withUnsafeBufferPointer { $0.baseAddress }
+    _ = try writeEnd.write(Array("x".utf8))
+    for _ in 0..<3 {
+      try poller.wait(timeoutMilliseconds: 1000, into: &events)
+      #expect(events.map(\.token) == [5])
+      #expect(events.withUnsafeBufferPointer { $0.baseAddress } == storage)
+    }
+    var drained: [UInt8] = []
+    _ = try readEnd.read(appendingTo: &drained, maximumCount: 16)
+    try poller.wait(timeoutMilliseconds: 0, into: &events)
+    #expect(events.isEmpty)
+  }
+
   @Test func pollerReportsHangupWhenWriterCloses() throws {
     let poller = try EventPoller()
     let (readEnd, writeEnd) = try FileDescriptor.pipe(nonBlocking: true)

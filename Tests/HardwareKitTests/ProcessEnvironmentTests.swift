@@ -86,6 +86,22 @@ import Testing
     #expect(later.hour == 0 && later.minute == 13 && later.second == 20)
     #expect(later.utcOffsetSeconds == 7200)
     #expect(later.weekday == 3)
+
+    // The cache breaks each second down once; the nanoseconds are always the instant's own.
+    var cache = WallClock.CivilTimeCache()
+    let instant = WallClock.Instant(seconds: 1_700_000_000, nanoseconds: 1)
+    #expect(cache.civilTime(at: instant) == WallClock.civilTime(at: instant))
+    try Environment.set("TZ", "UTC0")
+    WallClock.reloadTimeZone()
+    let sameSecond = cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_000, nanoseconds: 7))
+    #expect(sameSecond.hour == 0 && sameSecond.utcOffsetSeconds == 7200)
+    #expect(sameSecond.nanosecond == 7)
+    #expect(cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_001)).hour == 22)
+    // After a zone reload the caller empties it: the same second is broken down afresh.
+    try Environment.set("TZ", "XYZ-2")
+    WallClock.reloadTimeZone()
+    cache.removeAll()
+    #expect(cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_001)).hour == 0)
   }
 
   @Test func moveAsideRenamesWithTimestamp() throws {

@@ -33,10 +33,9 @@ public final class LogOutput: OutputPlugin {
   public func render(_ frame: OutputFrame) throws {
     guard let context else { return }
     let snapshot = frame.snapshot
-    // Compared on every wake-up, so compared as values; the line is built only on a change.
-    let state = LoggedState(snapshot)
-    if state != lastState {
-      lastState = state
+    // Compared on every wake-up, field by field in place; the line is built only on a change.
+    if lastState?.matches(snapshot) != true {
+      lastState = LoggedState(snapshot)
       context.logger.info("state", Self.stateFields(snapshot))
     }
     if logCues {
@@ -87,7 +86,7 @@ public final class LogOutput: OutputPlugin {
 }
 
 /// The parts of a snapshot that the `state` line shows: a new line when one of them changes.
-private struct LoggedState: Equatable {
+private struct LoggedState {
   var runState: RunState
   var presetName: String
   var mode: ModeName
@@ -112,5 +111,16 @@ private struct LoggedState: Equatable {
     laps = snapshot.laps
     finishReason = snapshot.finishReason
     finalElapsed = snapshot.finishReason == nil ? nil : snapshot.elapsed
+  }
+
+  /// Whether `snapshot` shows the same: `LoggedState(snapshot)` compared without being built.
+  func matches(_ snapshot: WorkoutSnapshot) -> Bool {
+    let idle = snapshot.runState == .idle
+    return runState == snapshot.runState && mode == snapshot.mode && round == snapshot.round
+      && set == snapshot.set && side == snapshot.side && laps == snapshot.laps
+      && finishReason == snapshot.finishReason
+      && segmentKind == (idle ? nil : snapshot.segmentKind)
+      && finalElapsed == (snapshot.finishReason == nil ? nil : snapshot.elapsed)
+      && presetName == snapshot.presetName && label == (idle ? nil : snapshot.label)
   }
 }

@@ -189,10 +189,10 @@ public final class MatrixOutput: OutputPlugin {
     var civil = frame.civilTime
     let lead = transport.wireNanoseconds(
       byteCount: transport.frameLength(ledCount: wiring.ledCount))
-    if lead > 0, let next = frame.nextChange, let preview = frame.preview, now >= next - lead,
-      now < next
+    if lead > 0, let next = frame.nextChange, now >= next - lead, now < next,
+      let ahead = frame.preview?(next)
     {
-      (snapshot, civil) = preview(next)
+      (snapshot, civil) = ahead
     }
     MatrixPicture.draw(snapshot, civilTime: civil, frame: frame, renderer: &renderer, into: &buffer)
     hasDrawn = true

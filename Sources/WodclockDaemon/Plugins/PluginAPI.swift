@@ -34,7 +34,7 @@ public struct OutputFrame {
   /// The snapshot and time of day at a later monotonic instant, as they will be if nobody
   /// presses anything: for outputs whose wire is slow enough that a frame must leave before the
   /// second it shows (LED matrices on a serial line). Nil when the daemon cannot tell.
-  public var preview: ((Int64) -> (snapshot: WorkoutSnapshot, civilTime: CivilTime))?
+  public var preview: FramePreview?
 
   /// Creates a frame (the daemon makes them; benchmarks and tests drive plugins with their own).
   public init(
@@ -53,6 +53,36 @@ public struct OutputFrame {
     self.message = message
     self.muted = muted
   }
+}
+
+/// The snapshot and time of day a frame's displays will show at a later monotonic instant.
+///
+/// The daemon's source is made once and takes the frame's own instants, so that publishing a
+/// frame allocates no closure on every wake-up.
+public struct FramePreview {
+  public typealias Picture = (snapshot: WorkoutSnapshot, civilTime: CivilTime)
+  private let source: (_ later: Int64, _ now: Int64, _ wall: WallClock.Instant) -> Picture?
+  private let now: Int64
+  private let wall: WallClock.Instant
+
+  /// A preview from `source`, asked with the instants of the frame it belongs to: its
+  /// monotonic `now` and its wall-clock `wall`. Nil from the source: nothing to show ahead.
+  init(
+    source: @escaping (_ later: Int64, _ now: Int64, _ wall: WallClock.Instant) -> Picture?,
+    now: Int64, wall: WallClock.Instant
+  ) {
+    self.source = source
+    self.now = now
+    self.wall = wall
+  }
+
+  /// A preview that shows what `picture` gives for a later instant (tests, benchmarks).
+  public init(_ picture: @escaping (_ later: Int64) -> Picture) {
+    self.init(source: { later, _, _ in picture(later) }, now: 0, wall: WallClock.Instant(seconds: 0))
+  }
+
+  /// What the displays will show at monotonic instant `later`, or nil when it cannot be told.
+  public func callAsFunction(_ later: Int64) -> Picture? { source(later, now, wall) }
 }
 
 /// A display, a sounder or a log: something the clock's state is shown on.

@@ -100,6 +100,15 @@ public final class Daemon {
   private var stopping = false
   private var lastStatusText = ""
   private var nextTimeZoneReload = Int64.min
+  private var civilTimes = WallClock.CivilTimeCache()
+  /// The time-of-day engine the idle screen shows, kept while its preset name and face stay.
+  private var idleClock: (name: String, face: ClockFace, engine: WorkoutEngine)?
+  /// The loop's ready descriptors: one array for every wait, so waking up allocates nothing.
+  private var readyEvents: [EventPoller.Event] = []
+  /// Where frames look ahead (see ``picture(at:from:wall:)``): made once, not per frame.
+  private lazy var previewSource: (Int64, Int64, WallClock.Instant) -> FramePreview.Picture? = {
+    [weak self] later, now, wall in self?.picture(at: later, from: now, wall: wall)
+  }
   private static let timeZoneReloadInterval: Int64 = 60_000_000_000
   private var lastBroadcastStatus: JSONValue?
   private var terminalLine: ((String) -> Void)?
@@ -184,13 +193,13 @@ public final class Daemon {
       do {
         let wakeUp = nextWakeUp(after: now)
         try timer.arm(at: wakeUp)
-        let events = try poller.wait(until: nil)
+        try poller.wait(timeoutMilliseconds: nil, into: &readyEvents)
         if let deadline = armedEngineDeadline, deadline == wakeUp,
-          events.contains(where: { $0.token == Self.timerToken })
+          readyEvents.contains(where: { $0.token == Self.timerToken })
         {
           lateness.record(MonotonicClock.now() - deadline)
         }
-        for event in events { dispatch(event) }
+        for event in readyEvents { dispatch(event) }
       } catch {
         logger.error("event loop failed", [("error", "\(error)")])
         stopping = true
@@ -650,29 +659,17 @@ public final class Daemon {
     if force || now >= nextTimeZoneReload {
       // A zone changed with `timedatectl set-timezone` shows within a minute (or at a reload).
       WallClock.reloadTimeZone()
+      civilTimes.removeAll()
       nextTimeZoneReload = now + Self.timeZoneReloadInterval
     }
     let wall = WallClock.now()
-    var frameBase = OutputFrame(
+    // One frame for every output, only its cues changed in place between them.
+    var frame = OutputFrame(
       snapshot: snapshot, cues: [], tokens: configuration.tokens, words: configuration.words,
-      clock: configuration.clock, civilTime: WallClock.civilTime(at: wall), monotonicNow: now,
+      clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
       speed: timeBase.speed, message: message?.text, muted: muted)
-    frameBase.nextChange = nextDisplayChange(at: now, wall: wall)
-    let civilNow = frameBase.civilTime
-    // Weak: outputs keep their last frame, and the daemon keeps its outputs.
-    frameBase.preview = { [weak self] later in
-      guard let self else { return (snapshot, civilNow) }
-      // A copy of the engine runs ahead; the cues it produces are dropped with it.
-      var engine = host.engine
-      let ahead = timeBase.engineInstant(atMonotonic: later)
-      _ = engine.advance(to: ahead)
-      let future = displayedSnapshot(engine.snapshot(at: ahead), at: ahead)
-      var futureWall = wall
-      let nanoseconds = Int64(wall.nanoseconds) + max(0, later - now)
-      futureWall.seconds += nanoseconds / 1_000_000_000
-      futureWall.nanoseconds = Int32(nanoseconds % 1_000_000_000)
-      return (future, WallClock.civilTime(at: futureWall))
-    }
+    frame.nextChange = nextDisplayChange(at: now, wall: wall)
+    frame.preview = FramePreview(source: previewSource, now: now, wall: wall)
     // Outputs schedule sound and light from a cue's instant: give it to them on the real
     // monotonic clock (engine instants run N times faster under --speed).
     let cues = cues.map { cue -> Cue in
@@ -688,7 +685,6 @@ public final class Daemon {
         slot.pendingCues.removeFirst(slot.pendingCues.count - Self.maximumPendingCues)
       }
       guard case .running = slot.state else { continue }
-      var frame = frameBase
       frame.cues = slot.pendingCues
       do {
         try slot.plugin.render(frame)
@@ -722,6 +718,23 @@ public final class Daemon {
     }
   }
 
+  /// What the displays will show at monotonic `later` if nobody presses anything, for a frame
+  /// made at `now` and wall-clock `wall`. A copy of the engine runs ahead; the cues it produces
+  /// are dropped with it.
+  private func picture(at later: Int64, from now: Int64, wall: WallClock.Instant)
+    -> FramePreview.Picture
+  {
+    var engine = host.engine
+    let ahead = timeBase.engineInstant(atMonotonic: later)
+    _ = engine.advance(to: ahead)
+    let future = displayedSnapshot(engine.snapshot(at: ahead), at: ahead)
+    var futureWall = wall
+    let nanoseconds = Int64(wall.nanoseconds) + max(0, later - now)
+    futureWall.seconds += nanoseconds / 1_000_000_000
+    futureWall.nanoseconds = Int32(nanoseconds % 1_000_000_000)
+    return (future, WallClock.civilTime(at: futureWall))
+  }
+
   /// What the displays show: the workout, or the time of day while idle when so configured.
   private func displayedSnapshot(at instant: MonotonicInstant) -> WorkoutSnapshot {
     displayedSnapshot(host.snapshot(at: instant), at: instant)
@@ -730,10 +743,16 @@ public final class Daemon {
   private func displayedSnapshot(_ snapshot: WorkoutSnapshot, at instant: MonotonicInstant)
     -> WorkoutSnapshot
   {
-    guard snapshot.runState == .idle, configuration.clock.idle == .clock,
-      let clock = try? WorkoutEngine(
-        plan: WorkoutPlan(name: host.preset.name, mode: .clock(configuration.clock.face)))
-    else { return snapshot }
+    guard snapshot.runState == .idle, configuration.clock.idle == .clock else { return snapshot }
+    let name = host.preset.name
+    let face = configuration.clock.face
+    if let idleClock, idleClock.name == name, idleClock.face == face {
+      return idleClock.engine.snapshot(at: instant)
+    }
+    guard let clock = try? WorkoutEngine(plan: WorkoutPlan(name: name, mode: .clock(face))) else {
+      return snapshot
+    }
+    idleClock = (name, face, clock)
     return clock.snapshot(at: instant)
   }
 
