@@ -78,7 +78,8 @@ public struct FramePreview {
 
   /// A preview that shows what `picture` gives for a later instant (tests, benchmarks).
   public init(_ picture: @escaping (_ later: Int64) -> Picture) {
-    self.init(source: { later, _, _ in picture(later) }, now: 0, wall: WallClock.Instant(seconds: 0))
+    self.init(
+      source: { later, _, _ in picture(later) }, now: 0, wall: WallClock.Instant(seconds: 0))
   }
 
   /// What the displays will show at monotonic instant `later`, or nil when it cannot be told.
