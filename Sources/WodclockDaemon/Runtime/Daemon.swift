@@ -663,13 +663,6 @@ public final class Daemon {
       nextTimeZoneReload = now + Self.timeZoneReloadInterval
     }
     let wall = WallClock.now()
-    // One frame for every output, only its cues changed in place between them.
-    var frame = OutputFrame(
-      snapshot: snapshot, cues: [], tokens: configuration.tokens, words: configuration.words,
-      clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
-      speed: timeBase.speed, message: message?.text, muted: muted)
-    frame.nextChange = nextDisplayChange(at: now, wall: wall)
-    frame.preview = FramePreview(source: previewSource, now: now, wall: wall)
     // Outputs schedule sound and light from a cue's instant: give it to them on the real
     // monotonic clock (engine instants run N times faster under --speed).
     let cues = cues.map { cue -> Cue in
@@ -677,7 +670,18 @@ public final class Daemon {
       real.instant = MonotonicInstant(nanoseconds: timeBase.monotonic(forEngine: cue.instant))
       return real
     }
+    // One frame for every output that has no cues left over from being down.
+    var frame = OutputFrame(
+      snapshot: snapshot, cues: cues, tokens: configuration.tokens, words: configuration.words,
+      clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
+      speed: timeBase.speed, message: message?.text, muted: muted)
+    frame.nextChange = nextDisplayChange(at: now, wall: wall)
+    frame.preview = FramePreview(source: previewSource, now: now, wall: wall)
     for slot in outputs {
+      if case .running = slot.state, slot.pendingCues.isEmpty {
+        render(frame, to: slot, at: now)
+        continue
+      }
       slot.pendingCues += cues
       // An output that is down keeps its cues for when it comes back, but not forever: past
       // this many they would be stale anyway (the engine drops stale cues the same way).
@@ -685,13 +689,9 @@ public final class Daemon {
         slot.pendingCues.removeFirst(slot.pendingCues.count - Self.maximumPendingCues)
       }
       guard case .running = slot.state else { continue }
-      frame.cues = slot.pendingCues
-      do {
-        try slot.plugin.render(frame)
-        slot.pendingCues = []
-      } catch {
-        fail(slot, error, at: now)
-      }
+      var own = frame
+      own.cues = slot.pendingCues
+      render(own, to: slot, at: now)
     }
     if let server, server.hasSubscribers {
       for cue in cues {
@@ -715,6 +715,17 @@ public final class Daemon {
         lastStatusText = text
         notifier.status(text)
       }
+    }
+  }
+
+  /// Gives `frame` to a running output; if it fails, the frame's cues wait for its return.
+  private func render(_ frame: OutputFrame, to slot: OutputSlot, at now: Int64) {
+    do {
+      try slot.plugin.render(frame)
+      slot.pendingCues = []
+    } catch {
+      slot.pendingCues = frame.cues
+      fail(slot, error, at: now)
     }
   }
 
