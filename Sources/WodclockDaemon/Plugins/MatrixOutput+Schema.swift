@@ -84,6 +84,13 @@ extension MatrixOutput {
     case .success(let loaded):
       font = loaded
     }
+    // The installed unit's ProtectHome=yes hides these from the service, although a check run
+    // from a login shell reads them.
+    if let hidden = ["/home/", "/root/", "/run/user/"].first(where: source.path.hasPrefix) {
+      bag.warning(
+        "the wodclockd service cannot read files under \(hidden) (its unit has ProtectHome=yes)",
+        at: range, hint: "copy the font to /etc/wodclock/fonts/ and name it there")
+    }
     let digits = "0123456789".filter { !font.supports(String($0)) }
     if !digits.isEmpty {
       bag.error(
