@@ -127,7 +127,7 @@ import Testing
     #expect(MatrixLayout.tallestFittingText(width: 32, height: 16) == 6)
     #expect(MatrixLayout.tallestFittingText(width: 64, height: 32) == 13)
     #expect(MatrixLayout.tallestFittingText(width: 128, height: 32) == 27)
-    #expect(MatrixLayout.fits(textHeight: 20, width: 128, height: 64))
+    #expect(MatrixLayout.tallestFittingText(width: 128, height: 64) == 27)
     #expect(!MatrixLayout.fits(textHeight: 18, width: 64, height: 32))
     #expect(!MatrixLayout.fits(textHeight: 0, width: 64, height: 32))
   }
@@ -137,10 +137,12 @@ import Testing
     #expect(small.textScale == 2 && small.label.height == 14)
     let tall = MatrixLayout.standard(width: 128, height: 64, textHeight: 10)
     #expect(tall.textScale == 1 && tall.label.height == 10 && tall.caption.height == 10)
-    // 20 rows (10x20) leave the digits too little with a caption: the caption goes.
-    let huge = MatrixLayout.standard(width: 128, height: 64, textHeight: 20)
+    // Up to 17 rows the caption stays; 18 rows (9x18) would leave the digits shorter than the
+    // text with it: the caption goes.
+    #expect(!MatrixLayout.standard(width: 128, height: 64, textHeight: 17).caption.isEmpty)
+    let huge = MatrixLayout.standard(width: 128, height: 64, textHeight: 18)
     #expect(huge.caption.isEmpty)
-    #expect(huge.time.height >= 20)
+    #expect(huge.time.height >= 18)
   }
 
   @Test func aWideSideColumnKeepsTheLinesThatFit() {
