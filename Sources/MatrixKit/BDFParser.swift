@@ -339,7 +339,7 @@ private struct BDFParser {
     var bitmapLine: Int?
     var rowCount = 0
     while nextLine() {
-      if bitmapLine != nil, let box, !Self.isKeywordAmongRows(keyword) {
+      if bitmapLine != nil, let box, !isKeywordAmongRows {
         try appendRow(width: box.width, into: &rows)
         rowCount += 1
         continue
@@ -408,12 +408,19 @@ private struct BDFParser {
       hint: "the file may be cut short: copy it again")
   }
 
-  /// The words that may follow a BITMAP's rows: its ENDCHAR, a comment (item 2), or the
-  /// start of something else when ENDCHAR is missing. Anything else is a row.
-  private static func isKeywordAmongRows(_ word: String) -> Bool {
-    switch word {
-    case "ENDCHAR", "COMMENT", "STARTCHAR", "ENDFONT": true
-    default: false
+  /// Whether the line is one of the words that may follow a BITMAP's rows: its ENDCHAR, a
+  /// comment (item 2), or the start of something else when ENDCHAR is missing. Anything else
+  /// is a row. Compared as bytes: this runs for every row of every glyph.
+  private var isKeywordAmongRows: Bool {
+    let word = bytes[tokens[0]]
+    switch word.count {
+    case 7:
+      return word.elementsEqual("ENDCHAR".utf8) || word.elementsEqual("COMMENT".utf8)
+        || word.elementsEqual("ENDFONT".utf8)
+    case 9:
+      return word.elementsEqual("STARTCHAR".utf8)
+    default:
+      return false
     }
   }
 
