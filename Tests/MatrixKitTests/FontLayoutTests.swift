@@ -166,3 +166,44 @@ import Testing
     #expect(fitting.tempoLayout.label.height == 8)
   }
 }
+
+@Suite struct RendererFontTests {
+  /// The fixture font without the glyphs of `codes`.
+  func fixtureFont(without codes: Set<Int>) throws -> CaptionFont {
+    let text = String(decoding: try fixture("caps-8.bdf"), as: UTF8.self)
+    var kept: [Substring] = []
+    var glyph: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("STARTCHAR") || !glyph.isEmpty {
+        glyph.append(line)
+        if line == "ENDCHAR" {
+          let code = glyph.first { $0.hasPrefix("ENCODING ") }.flatMap { Int($0.dropFirst(9)) }
+          if !codes.contains(code ?? -1) { kept += glyph }
+          glyph = []
+        }
+      } else {
+        kept.append(line)
+      }
+    }
+    return try CaptionFont(bdf: kept.joined(separator: "\n"))
+  }
+
+  @Test func aFontWithoutArrowsShowsTheBareTempoValues() throws {
+    let arrows: Set = [0x2193, 0x2191]
+    let withoutArrows = try fixtureFont(without: arrows)
+    #expect(!withoutArrows.supports("↓") && withoutArrows.supports("?"))
+    // Were the arrows drawn as `?`, the font without `?` would draw the values narrower.
+    let withoutQuestionMark = try fixtureFont(without: arrows.union([0x3F]))
+    let scene = try #require(try GoldenImageTests.scenes().first { $0.0 == "tempo-eccentric" })
+    func picture(_ font: CaptionFont) -> Framebuffer {
+      MatrixRenderer(width: 128, height: 64, font: font).render(
+        scene.1, timeOfDay: GoldenImageTests.morning, milliseconds: 200)
+    }
+    let arrowsLeftOut = picture(withoutArrows) == picture(withoutQuestionMark)
+    #expect(arrowsLeftOut, "the arrows are drawn as '?'")
+    // The values are there, only their arrows are not.
+    let withArrows = try CaptionFont(bdf: fixture("caps-8.bdf"))
+    let arrowsDrawn = picture(withArrows) != picture(withoutArrows)
+    #expect(arrowsDrawn, "a font with arrows shows them")
+  }
+}
