@@ -6,8 +6,10 @@ PREFIX        ?= /usr/local
 DESTDIR       ?=
 CONFIGURATION ?= release
 SWIFT_FLAGS   ?=
-# util-linux brings setpriv: tests open a claimed serial port as another user.
-DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux
+# util-linux brings setpriv: tests open a claimed serial port as another user. xfonts-base and
+# pcf2bdf: X11's fonts, converted to BDF, go through the matrix outputs' font check.
+DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
+                 xfonts-base pcf2bdf
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared

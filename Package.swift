@@ -106,7 +106,7 @@ let package = Package(
     .testTarget(
       name: "MatrixKitTests",
       dependencies: ["MatrixKit", "DisplayKit", "WorkoutCore", "PNGDecoding"],
-      exclude: ["Golden"]),
+      exclude: ["Golden", "Fixtures"]),
     .testTarget(name: "ControlKitTests", dependencies: ["ControlKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",

@@ -77,6 +77,8 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   public static var notADirectory: Errno { Errno(rawValue: ENOTDIR) }
   /// The path is a directory. The C error is `EISDIR`.
   public static var isADirectory: Errno { Errno(rawValue: EISDIR) }
+  /// The file is larger than the reader takes. The C error is `EFBIG`.
+  public static var fileTooLarge: Errno { Errno(rawValue: EFBIG) }
   /// No space left on the device. The C error is `ENOSPC`.
   public static var noSpace: Errno { Errno(rawValue: ENOSPC) }
   /// The file system is read-only. The C error is `EROFS`.

@@ -5,22 +5,30 @@ import Glibc
 
 /// File operations for configuration, state and the workout history.
 public enum FileSystem {
-  /// Reads the whole file at `path`.
+  /// Reads the whole file at `path`. More than `maximumCount` bytes is an error (EFBIG), so a
+  /// device or a huge file named by mistake (`/dev/zero` for a font) cannot fill the memory.
   ///
   /// The corresponding C functions are `open` and `read`.
-  public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+  public static func readFile(_ path: String, maximumCount: Int = .max) throws(SystemError)
+    -> [UInt8]
+  {
     let fd = try FileDescriptor.open(path, .readOnly)
     defer { try? fd.close() }
     var bytes: [UInt8] = []
     // /proc files report a size of 0, so read until end of file rather than trusting fstat.
     while true {
+      let result: FileDescriptor.ReadResult
       do {
-        switch try fd.read(appendingTo: &bytes, maximumCount: 16_384) {
-        case .bytes: continue
-        case .endOfFile, .wouldBlock: return bytes
-        }
+        result = try fd.read(appendingTo: &bytes, maximumCount: 16_384)
       } catch {
         throw SystemError(operation: "read", path: path, errno: error.errno)
+      }
+      switch result {
+      case .bytes:
+        if bytes.count > maximumCount {
+          throw SystemError(operation: "read", path: path, errno: .fileTooLarge)
+        }
+      case .endOfFile, .wouldBlock: return bytes
       }
     }
   }

@@ -21,13 +21,23 @@ public struct MatrixRenderer: Sendable {
   /// How bright the parts that are not running are drawn (tempo values, the track), in
   /// percent of their role's colour: a proportion, not a colour.
   public var dimPercent: Int
+  /// The font of the words, counters, caption and tempo values; the layouts follow its height.
+  public let font: CaptionFont
+  /// Whether the font draws the tempo arrows; without them the tempo values are bare numbers
+  /// rather than a `?` before each.
+  private let fontHasArrows: Bool
 
+  /// A renderer for a `width`×`height` panel. A `font` too tall for the panel (see
+  /// `MatrixLayout.fits`) is replaced by the built-in one, so the digits always keep their room.
   public init(
     width: Int, height: Int, tokens: DesignTokens = .standard, words: DisplayWords = .english,
-    face: ClockFace = ClockFace(), dimPercent: Int = 35
+    face: ClockFace = ClockFace(), dimPercent: Int = 35, font: CaptionFont = .small
   ) {
-    layout = .standard(width: width, height: height)
-    tempoLayout = .standard(width: width, height: height, tempo: true)
+    let fits = MatrixLayout.fits(textHeight: font.height, width: width, height: height)
+    self.font = fits ? font : .small
+    fontHasArrows = self.font.supports("↓↑")
+    layout = .standard(width: width, height: height, textHeight: self.font.height)
+    tempoLayout = .standard(width: width, height: height, tempo: true, textHeight: self.font.height)
     self.tokens = tokens
     self.words = words
     self.face = face
@@ -53,7 +63,7 @@ public struct MatrixRenderer: Sendable {
     buffer.clear(to: tokens.color(for: .background))
     let phaseColor = tokens.color(for: snapshot)
     let captionColor = tokens.color(for: .caption)
-    let font = CaptionFont.small
+    let font = self.font
     let scale = layout.textScale
 
     // The big digits.
@@ -173,7 +183,7 @@ public struct MatrixRenderer: Sendable {
       parts = TimeText.roundParts(snapshot, words: words)
     }
     func fits(_ parts: [String]) -> Bool {
-      CaptionFont.small.width(of: parts.joined(separator: " "), scale: scale) <= maxWidth
+      font.width(of: parts.joined(separator: " "), scale: scale) <= maxWidth
     }
     // In tempo mode the rep is what the lifter counts: the set goes first.
     if !fits(parts), snapshot.mode == .tempo, let set = snapshot.set {
@@ -211,14 +221,15 @@ public struct MatrixRenderer: Sendable {
     let dotY = region.y + Int((position * Double(travel)).rounded())
     buffer.fill(PixelRect(x: region.x, y: dotY, width: dot, height: dot), with: color)
 
-    let font = CaptionFont.small
     let textX = region.x + dot + 2
     let room = region.maxX - textX
     guard room >= 3, region.height >= 4 * font.height else { return }
     let step = (region.height - font.height) / 3
     for (index, phase) in TempoPhase.allCases.enumerated() {
       var text = TimeText.tempoValue(tempo, phase)
-      if font.width(of: text) > room { text = String(text.drop { $0 == "↓" || $0 == "↑" }) }
+      if !fontHasArrows || font.width(of: text) > room {
+        text = String(text.drop { $0 == "↓" || $0 == "↑" })
+      }
       guard font.width(of: text) <= room else { continue }
       let lit = tempo.phase == phase
       let phaseColor = lit ? tokens.color(for: Self.role(of: phase)) : dim

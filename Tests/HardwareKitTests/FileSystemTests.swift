@@ -81,6 +81,24 @@ import Testing
       error?.description == "open /nonexistent/wodclock.yaml: No such file or directory (ENOENT)")
   }
 
+  @Test func aReadStopsAtItsLimit() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let path = scratch.file("font.bdf")
+    try FileSystem.writeFileAtomically(path, [UInt8](repeating: 0x41, count: 40_000))
+    #expect(try FileSystem.readFile(path, maximumCount: 40_000).count == 40_000)
+    let error = #expect(throws: SystemError.self) {
+      try FileSystem.readFile(path, maximumCount: 39_999)
+    }
+    #expect(error?.errno == .fileTooLarge)
+    // A device that never ends is cut off too.
+    let endless = #expect(throws: SystemError.self) {
+      try FileSystem.readFile("/dev/zero", maximumCount: 100_000)
+    }
+    #expect(endless?.errno == .fileTooLarge)
+    #expect(endless?.path == "/dev/zero")
+  }
+
   @Test func bootIDLooksLikeAUUID() throws {
     let id = try BootID.current()
     #expect(id.count == 36)

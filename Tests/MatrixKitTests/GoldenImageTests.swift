@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Every mode on every standard panel size, compared with reviewed golden PNGs. Regenerate with
+// Every mode on every standard panel size, compared with reviewed golden PNGs, in the built-in
+// font and, for the scenes with words and counters, in a BDF font. Regenerate with
 // `WODCLOCK_UPDATE_GOLDEN=1 swift test --filter GoldenImageTests`, look at every changed image,
 // and commit them with the change that moved them.
 
@@ -62,6 +63,28 @@ import WorkoutCore
       let milliseconds: Int64 = name.hasSuffix("paused") ? 700 : 200
       let frame = renderer.render(snapshot, timeOfDay: Self.morning, milliseconds: milliseconds)
       #expect(matchesGolden(frame, "\(name)-\(size)"), "\(name) on \(size)")
+    }
+  }
+
+  /// The scenes whose words, counters and captions show a font.
+  static let textScenes: Set = [
+    "emom-countin", "emom-running", "tabata-rest", "amrap-running", "fortime-capped",
+    "tempo-eccentric",
+  ]
+
+  /// Fixtures/caps-8.bdf: proportional capitals 7 rows tall with a one-row descent, so a line
+  /// is 8 rows (drawn at its own size on 64-row panels). Lower-case preset names show in
+  /// capitals. It does not fit a 16-row panel (see `aTallFontLeavesTheDigitsTheirRoom`).
+  @Test(arguments: ["64x32", "128x32", "128x64"])
+  func aBDFFontMatchesItsGoldenImages(size: String) throws {
+    let parts = size.split(separator: "x").compactMap { Int($0) }
+    let font = try CaptionFont(bdf: fixture("caps-8.bdf"))
+    let renderer = MatrixRenderer(width: parts[0], height: parts[1], font: font)
+    #expect(renderer.font == font)
+    #expect(renderer.layout.label.height == 8)
+    for (name, snapshot) in try Self.scenes() where Self.textScenes.contains(name) {
+      let frame = renderer.render(snapshot, timeOfDay: Self.morning, milliseconds: 200)
+      #expect(matchesGolden(frame, "caps8-\(name)-\(size)"), "\(name) on \(size)")
     }
   }
 }

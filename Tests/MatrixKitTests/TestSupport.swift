@@ -32,12 +32,27 @@ struct Workout {
   }
 }
 
-/// The directory of the golden images, beside this file.
-let goldenDirectory: String = {
+/// The directory of this file: the golden images and the fixtures are beside it.
+let testDirectory: String = {
   let file = #filePath
-  let cut = file.lastIndex(of: "/").map { file[..<$0] } ?? "."
-  return cut + "/Golden"
+  return String(file.lastIndex(of: "/").map { file[..<$0] } ?? ".")
 }()
+
+/// The directory of the golden images.
+let goldenDirectory = testDirectory + "/Golden"
+
+/// The bytes of a file in Fixtures/ (hand-written BDF fonts).
+func fixture(_ name: String) throws -> [UInt8] {
+  guard let bytes = readFile(testDirectory + "/Fixtures/" + name) else {
+    throw FixtureMissing(name: name)
+  }
+  return bytes
+}
+
+struct FixtureMissing: Error, CustomStringConvertible {
+  var name: String
+  var description: String { "no fixture \(name) in \(testDirectory)/Fixtures" }
+}
 
 func readFile(_ path: String) -> [UInt8]? {
   guard let file = fopen(path, "rb") else { return nil }

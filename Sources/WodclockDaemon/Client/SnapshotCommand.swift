@@ -30,7 +30,7 @@ enum SnapshotCommand {
     output last drew (the first one in the config, or the one --output names), before
     brightness and gamma. With --size, or when no matrix output is configured, the daemon draws
     a preview instead: what a matrix of that size would show now (64x32 when no size is given),
-    so layouts can be seen without hardware.
+    in the font of the first matrix output, so layouts can be seen without hardware.
 
     options:
       --png FILE   the PNG to write, relative to the current directory; - writes to stdout

@@ -19,7 +19,7 @@
 // the one the request's `output` names; `connected` says whether its controller has it now).
 // With `width` and `height` in the request, or when no matrix output is configured, it is a
 // preview instead (`"preview": true, "output": null`): what a matrix of that size (default
-// 64×32) would show now. Errors: `unknown_output` (the message lists the matrix outputs),
+// 64×32) would show now, in the font of the first matrix output. Errors: `unknown_output` (the message lists the matrix outputs),
 // `no_picture` (the matrix has drawn nothing yet), `too_large`, `bad_request`.
 
 import JSONKit

@@ -36,6 +36,10 @@ extension MatrixOutput {
     SettingSpec(
       "keepalive", .duration(.milliseconds(100)...(.seconds(60))), default: .duration(.seconds(1)),
       "resend an unchanged picture this often (WLED leaves live mode after 2.5 s)"),
+    SettingSpec(
+      "font", .string, default: .string(""),
+      "a BDF font for the words and counters (rpi-rgb-led-matrix's fonts, X11's 5x8, 6x10 …), "
+        + "relative to this file's directory; empty: the built-in 5-row font"),
   ]
 
   private static func checkCommon(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
@@ -62,6 +66,66 @@ extension MatrixOutput {
         bag.error("gamma '\(text)' is not a number from 1.0 to 3.0", at: range)
       }
     }
+    checkFont(settings, width: width, height: height, &bag)
+  }
+
+  /// The font file is read and parsed here, so --check-config and a reload find a missing or
+  /// broken font before the clock uses it; then whether it can show the clock on this panel.
+  private static func checkFont(
+    _ settings: PluginSettings, width: Int, height: Int, _ bag: inout DiagnosticBag
+  ) {
+    guard let source = MatrixFont.source(in: settings), let range = settings.locations["font"]
+    else { return }
+    let font: CaptionFont
+    switch MatrixFont.load(source) {
+    case .failure(let problem):
+      bag.error(problem.message, at: range, hint: problem.hint)
+      return
+    case .success(let loaded):
+      font = loaded
+    }
+    // The installed unit's ProtectHome=yes hides these from the service, although a check run
+    // from a login shell reads them.
+    if let hidden = ["/home/", "/root/", "/run/user/"].first(where: source.path.hasPrefix) {
+      bag.warning(
+        "the wodclockd service cannot read files under \(hidden) (its unit has ProtectHome=yes)",
+        at: range, hint: "copy the font to /etc/wodclock/fonts/ and name it there")
+    }
+    let digits = "0123456789".filter { !font.supports(String($0)) }
+    if !digits.isEmpty {
+      bag.error(
+        "the font '\(source.setting)' has no glyph for \(listed(digits))", at: range,
+        hint: "the counters (R 3/10) need every digit: pick a text font, such as 6x10.bdf")
+    }
+    let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ/".filter { !font.supports(String($0)) }
+    if !letters.isEmpty {
+      bag.warning(
+        "the font '\(source.setting)' has no glyph for \(listed(letters)); they show as '?'",
+        at: range, hint: "the phase words and counters are written in capitals A to Z and '/'")
+    }
+    if !MatrixLayout.fits(textHeight: font.height, width: width, height: height) {
+      let tallest = MatrixLayout.tallestFittingText(width: width, height: height)
+      bag.warning(
+        "the font's lines are \(font.height) rows tall, which leaves the digits of a "
+          + "\(width)x\(height) panel too little room: the built-in 5-row font is used",
+        at: range,
+        hint: tallest >= 1
+          ? "a font of at most \(tallest) rows fits this panel (X11's fonts are named by width "
+            + "and height: 5x8, 6x10, 7x13)" : "this panel is too small for any font")
+    }
+    if let set = font.characterSet, !["ISO10646-1", "ISO8859-1"].contains(set.uppercased()) {
+      bag.warning(
+        "the font's characters are coded in \(set), not Unicode: letters beyond ASCII may show "
+          + "as others", at: range,
+        hint: "use the font's ISO10646-1 version (X11's fonts without a suffix, like 6x10)")
+    }
+  }
+
+  /// `'1', '2' and '3'`.
+  private static func listed(_ characters: String) -> String {
+    let quoted = characters.map { "'\($0)'" }
+    guard let last = quoted.last, quoted.count > 1 else { return quoted.first ?? "" }
+    return quoted.dropLast().joined(separator: ", ") + " and " + last
   }
 
   static let serialSchema = PluginSchema(

@@ -25,6 +25,10 @@ public final class MatrixOutput: OutputPlugin {
   /// How a serial controller's return is noticed; nil for network controllers.
   private let hotplug: SerialHotplug?
   private var renderer: MatrixRenderer
+  /// The file of `font:`, re-read on a reload; nil for the built-in font.
+  private let fontSource: MatrixFont.Source?
+  /// The font as loaded (the renderer draws with the built-in one where it does not fit).
+  private(set) var captionFont: CaptionFont
   /// The picture last drawn (`wodclockctl snapshot` shows it), and whether one was.
   private(set) var buffer: Framebuffer
   private(set) var hasDrawn = false
@@ -108,7 +112,18 @@ public final class MatrixOutput: OutputPlugin {
     keepAlive = (settings.duration("keepalive") ?? .seconds(1)).nanoseconds
     settle = (settings.duration("startup_delay") ?? .zero).nanoseconds
     makeTransport = transport
-    renderer = MatrixRenderer(width: width, height: height)
+    fontSource = MatrixFont.source(in: settings)
+    if let fontSource {
+      // Checked with the config; it fails here only if the file changed since.
+      do {
+        captionFont = try MatrixFont.load(fontSource).get()
+      } catch {
+        throw PluginError(error.description)
+      }
+    } else {
+      captionFont = .small
+    }
+    renderer = MatrixRenderer(width: width, height: height, font: captionFont)
     buffer = Framebuffer(
       width: width, height: height, fill: DesignTokens.standard.color(for: .background))
   }
@@ -252,6 +267,22 @@ public final class MatrixOutput: OutputPlugin {
         retryAt = now + backoff
       }
     }
+  }
+
+  /// Reads the font file again: a reload that leaves the config entry as it was still shows a
+  /// font file that was replaced, without reopening the controller.
+  public func reloadFiles() throws -> Bool {
+    guard let fontSource else { return false }
+    let font: CaptionFont
+    do {
+      font = try MatrixFont.load(fontSource).get()
+    } catch {
+      throw PluginError(error.description)
+    }
+    guard font != captionFont else { return false }
+    captionFont = font
+    renderer = MatrixRenderer(width: width, height: height, font: font)
+    return true
   }
 
   public func nextWakeUp(after now: Int64) -> Int64? {

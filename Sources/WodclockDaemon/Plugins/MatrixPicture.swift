@@ -24,9 +24,11 @@ enum MatrixPicture {
       snapshot, timeOfDay: time, milliseconds: frame.monotonicNow / 1_000_000, into: &buffer)
   }
 
-  /// The picture of `frame` on a `width`×`height` matrix.
-  static func preview(_ frame: OutputFrame, width: Int, height: Int) -> Framebuffer {
-    var renderer = MatrixRenderer(width: width, height: height)
+  /// The picture of `frame` on a `width`×`height` matrix, its words in `font`.
+  static func preview(
+    _ frame: OutputFrame, width: Int, height: Int, font: CaptionFont = .small
+  ) -> Framebuffer {
+    var renderer = MatrixRenderer(width: width, height: height, font: font)
     var buffer = Framebuffer(
       width: width, height: height, fill: frame.tokens.color(for: .background))
     draw(

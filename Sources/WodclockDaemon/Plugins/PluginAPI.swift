@@ -107,6 +107,10 @@ public protocol OutputPlugin: AnyObject {
   /// Puts the output in its safe state (buzzer off, display per config) and releases devices.
   /// Must not throw and must return quickly.
   func stop()
+  /// On a reload that leaves this output's config entry unchanged: reads again the files it
+  /// was made from (a matrix's font), since one may have been replaced. Returns whether
+  /// anything changed; a throw keeps what the output had.
+  func reloadFiles() throws -> Bool
 }
 
 /// A source of button presses and key strokes.
@@ -178,6 +182,7 @@ public struct PluginError: Error, CustomStringConvertible {
 extension OutputPlugin {
   public var watchedDescriptors: [FileDescriptor] { [] }
   public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws {}
+  public func reloadFiles() throws -> Bool { false }
 
   /// Drives the hardware to its safe state without starting the plugin (used by
   /// `--safe-outputs` after a crash). Outputs without hardware to secure do nothing.

@@ -7,6 +7,7 @@ import Configuration
 import DisplayKit
 import HardwareKit
 import JSONKit
+import MatrixKit
 import WorkoutCore
 
 /// The running daemon. Owns the engine (through ``EngineHost``), the plugins, the control
@@ -399,7 +400,10 @@ public final class Daemon {
         tokens: configuration.tokens, words: configuration.words, clock: configuration.clock,
         civilTime: WallClock.civilTime(at: WallClock.now()), monotonicNow: now,
         speed: timeBase.speed, message: message?.text, muted: muted)
-      return MatrixPicture.preview(frame, width: size.width, height: size.height)
+      // In the font of the first matrix output, as that matrix would show it at this size.
+      let font = outputs.lazy.compactMap { $0.plugin as? MatrixOutput }.first?.captionFont
+      return MatrixPicture.preview(
+        frame, width: size.width, height: size.height, font: font ?? .small)
     }
   }
 
@@ -613,6 +617,19 @@ public final class Daemon {
       outputs = []
       for instance in next.outputs { addOutput(instance) }
       for slot in outputs { startOutput(slot, at: now) }
+    } else {
+      // The same entries may name files that changed (a matrix's font).
+      for slot in outputs {
+        do {
+          if try slot.plugin.reloadFiles() {
+            logger.info("output re-read its files", [("plugin", slot.instance.id)])
+          }
+        } catch {
+          logger.error(
+            "output keeps its previous files",
+            [("plugin", slot.instance.id), ("error", "\(error)")])
+        }
+      }
     }
     if previous.inputs != next.inputs {
       for slot in inputs.reversed() {
