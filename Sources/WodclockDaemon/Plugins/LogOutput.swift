@@ -31,14 +31,13 @@ public final class LogOutput: OutputPlugin {
   }
 
   public func render(_ frame: OutputFrame) throws {
-    guard let context else { return }
     let snapshot = frame.snapshot
-    // Compared on every wake-up, field by field in place; the line is built only on a change.
+    // Compared on every wake-up, so without building anything; a line only on a change.
     if lastState?.matches(snapshot) != true {
       lastState = LoggedState(snapshot)
-      context.logger.info("state", Self.stateFields(snapshot))
+      context?.logger.info("state", Self.stateFields(snapshot))
     }
-    if logCues {
+    if logCues, !frame.cues.isEmpty, let context {
       for cue in frame.cues {
         context.logger.info("cue", [("cue", cue.kind.name)] + Self.cueFields(cue.kind))
       }
@@ -86,18 +85,20 @@ public final class LogOutput: OutputPlugin {
 }
 
 /// The parts of a snapshot that the `state` line shows: a new line when one of them changes.
-private struct LoggedState {
-  var runState: RunState
-  var presetName: String
-  var mode: ModeName
-  var segmentKind: SegmentKind?
-  var round: Counter?
-  var set: Counter?
-  var side: Side?
-  var label: String?
-  var laps: Int
-  var finishReason: FinishReason?
-  var finalElapsed: TimeSpan?
+/// A class of constants: the output reads it on every wake-up, and reading a struct kept in a
+/// class copies it (a retain and release of each string), where this is one reference.
+private final class LoggedState {
+  let runState: RunState
+  let presetName: String
+  let mode: ModeName
+  let segmentKind: SegmentKind?
+  let round: Counter?
+  let set: Counter?
+  let side: Side?
+  let label: String?
+  let laps: Int
+  let finishReason: FinishReason?
+  let finalElapsed: TimeSpan?
 
   init(_ snapshot: WorkoutSnapshot) {
     runState = snapshot.runState

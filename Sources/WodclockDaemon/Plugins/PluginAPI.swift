@@ -40,7 +40,7 @@ public struct OutputFrame {
   public init(
     snapshot: WorkoutSnapshot, cues: [Cue], tokens: DesignTokens, words: DisplayWords,
     clock: ClockSettings, civilTime: CivilTime, monotonicNow: Int64, speed: Int64,
-    message: String?, muted: Bool = false
+    message: String?, muted: Bool = false, nextChange: Int64? = nil, preview: FramePreview? = nil
   ) {
     self.snapshot = snapshot
     self.cues = cues
@@ -52,6 +52,8 @@ public struct OutputFrame {
     self.speed = speed
     self.message = message
     self.muted = muted
+    self.nextChange = nextChange
+    self.preview = preview
   }
 }
 

@@ -688,12 +688,12 @@ public final class Daemon {
       return real
     }
     // One frame for every output that has no cues left over from being down.
-    var frame = OutputFrame(
+    let frame = OutputFrame(
       snapshot: snapshot, cues: cues, tokens: configuration.tokens, words: configuration.words,
       clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
-      speed: timeBase.speed, message: message?.text, muted: muted)
-    frame.nextChange = nextDisplayChange(at: now, wall: wall)
-    frame.preview = FramePreview(source: previewSource, now: now, wall: wall)
+      speed: timeBase.speed, message: message?.text, muted: muted,
+      nextChange: nextDisplayChange(at: now, wall: wall),
+      preview: FramePreview(source: previewSource, now: now, wall: wall))
     for slot in outputs {
       if case .running = slot.state, slot.pendingCues.isEmpty {
         render(frame, to: slot, at: now)
