@@ -113,16 +113,8 @@ public final class MatrixOutput: OutputPlugin {
     settle = (settings.duration("startup_delay") ?? .zero).nanoseconds
     makeTransport = transport
     fontSource = MatrixFont.source(in: settings)
-    if let fontSource {
-      // Checked with the config; it fails here only if the file changed since.
-      do {
-        captionFont = try MatrixFont.load(fontSource).get()
-      } catch {
-        throw PluginError(error.description)
-      }
-    } else {
-      captionFont = .small
-    }
+    // Checked with the config; it fails here only if the file changed since.
+    captionFont = try fontSource.map(Self.loadFont) ?? .small
     renderer = MatrixRenderer(width: width, height: height, font: captionFont)
     buffer = Framebuffer(
       width: width, height: height, fill: DesignTokens.standard.color(for: .background))
@@ -273,16 +265,18 @@ public final class MatrixOutput: OutputPlugin {
   /// font file that was replaced, without reopening the controller.
   public func reloadFiles() throws -> Bool {
     guard let fontSource else { return false }
-    let font: CaptionFont
-    do {
-      font = try MatrixFont.load(fontSource).get()
-    } catch {
-      throw PluginError(error.description)
-    }
+    let font = try Self.loadFont(fontSource)
     guard font != captionFont else { return false }
     captionFont = font
     renderer = MatrixRenderer(width: width, height: height, font: font)
     return true
+  }
+
+  private static func loadFont(_ source: MatrixFont.Source) throws(PluginError) -> CaptionFont {
+    switch MatrixFont.load(source) {
+    case .success(let font): return font
+    case .failure(let problem): throw PluginError(problem.description)
+    }
   }
 
   public func nextWakeUp(after now: Int64) -> Int64? {
