@@ -497,19 +497,17 @@ private struct BDFParser {
   }
 
   private func advance(_ value: Int) throws(BDFError) -> Int {
-    guard abs(value) <= CaptionFont.maximumMetric else {
-      throw failure(
-        "DWIDTH \(value) is wider than any matrix",
-        hint: "the advance is in pixels, at most \(CaptionFont.maximumMetric)")
-    }
-    return value
+    try bounded(value, "DWIDTH \(value) is wider than any matrix", what: "the advance")
   }
 
   private func metric(_ value: Int) throws(BDFError) -> Int {
+    try bounded(value, "\(keyword) \(value) is taller than any matrix", what: "it")
+  }
+
+  /// `value`, or `message` when it is beyond what a matrix could show.
+  private func bounded(_ value: Int, _ message: String, what: String) throws(BDFError) -> Int {
     guard abs(value) <= CaptionFont.maximumMetric else {
-      throw failure(
-        "\(keyword) \(value) is taller than any matrix",
-        hint: "it is in pixels, at most \(CaptionFont.maximumMetric)")
+      throw failure(message, hint: "\(what) is in pixels, at most \(CaptionFont.maximumMetric)")
     }
     return value
   }

@@ -5,7 +5,10 @@ import HardwareKit
 import Testing
 
 @Suite struct EventLoopTests {
-  @Test func pollerReportsPipeReadable() throws {
+  /// A poller and a non-blocking pipe, all closed after `body`.
+  private func withPolledPipe(
+    _ body: (EventPoller, FileDescriptor, FileDescriptor) throws -> Void
+  ) throws {
     let poller = try EventPoller()
     let (readEnd, writeEnd) = try FileDescriptor.pipe(nonBlocking: true)
     defer {
@@ -13,38 +16,39 @@ import Testing
       try? readEnd.close()
       try? writeEnd.close()
     }
-    try poller.register(readEnd, token: 42, interest: .readable)
-    #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
-    _ = try writeEnd.write(Array("x".utf8))
-    let events = try poller.wait(timeoutMilliseconds: 1000)
-    #expect(events.count == 1)
-    #expect(events.first?.token == 42)
-    #expect(events.first?.isReadable == true)
-    #expect(events.first?.isHangup == false)
+    try body(poller, readEnd, writeEnd)
+  }
+
+  @Test func pollerReportsPipeReadable() throws {
+    try withPolledPipe { poller, readEnd, writeEnd in
+      try poller.register(readEnd, token: 42, interest: .readable)
+      #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
+      _ = try writeEnd.write(Array("x".utf8))
+      let events = try poller.wait(timeoutMilliseconds: 1000)
+      #expect(events.count == 1)
+      #expect(events.first?.token == 42)
+      #expect(events.first?.isReadable == true)
+      #expect(events.first?.isHangup == false)
+    }
   }
 
   @Test func pollerWaitIntoAnArrayReplacesItsContentsAndKeepsItsStorage() throws {
-    let poller = try EventPoller()
-    let (readEnd, writeEnd) = try FileDescriptor.pipe(nonBlocking: true)
-    defer {
-      try? poller.close()
-      try? readEnd.close()
-      try? writeEnd.close()
+    try withPolledPipe { poller, readEnd, writeEnd in
+      try poller.register(readEnd, token: 5, interest: .readable)
+      var events: [EventPoller.Event] = []
+      events.reserveCapacity(32)
+      let storage = events.withUnsafeBufferPointer { $0.baseAddress }
+      _ = try writeEnd.write(Array("x".utf8))
+      for _ in 0..<3 {
+        try poller.wait(timeoutMilliseconds: 1000, into: &events)
+        #expect(events.map(\.token) == [5])
+        #expect(events.withUnsafeBufferPointer { $0.baseAddress } == storage)
+      }
+      var drained: [UInt8] = []
+      _ = try readEnd.read(appendingTo: &drained, maximumCount: 16)
+      try poller.wait(timeoutMilliseconds: 0, into: &events)
+      #expect(events.isEmpty)
     }
-    try poller.register(readEnd, token: 5, interest: .readable)
-    var events: [EventPoller.Event] = []
-    events.reserveCapacity(32)
-    let storage = events.withUnsafeBufferPointer { $0.baseAddress }
-    _ = try writeEnd.write(Array("x".utf8))
-    for _ in 0..<3 {
-      try poller.wait(timeoutMilliseconds: 1000, into: &events)
-      #expect(events.map(\.token) == [5])
-      #expect(events.withUnsafeBufferPointer { $0.baseAddress } == storage)
-    }
-    var drained: [UInt8] = []
-    _ = try readEnd.read(appendingTo: &drained, maximumCount: 16)
-    try poller.wait(timeoutMilliseconds: 0, into: &events)
-    #expect(events.isEmpty)
   }
 
   @Test func pollerReportsHangupWhenWriterCloses() throws {
@@ -61,21 +65,16 @@ import Testing
   }
 
   @Test func pollerModifyAndUnregister() throws {
-    let poller = try EventPoller()
-    let (readEnd, writeEnd) = try FileDescriptor.pipe(nonBlocking: true)
-    defer {
-      try? poller.close()
-      try? readEnd.close()
-      try? writeEnd.close()
+    try withPolledPipe { poller, readEnd, writeEnd in
+      try poller.register(writeEnd, token: 1, interest: .readable)
+      #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
+      try poller.modify(writeEnd, token: 2, interest: .writable)
+      let events = try poller.wait(timeoutMilliseconds: 1000)
+      #expect(events.map(\.token) == [2])
+      #expect(events.first?.isWritable == true)
+      try poller.unregister(writeEnd)
+      #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
     }
-    try poller.register(writeEnd, token: 1, interest: .readable)
-    #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
-    try poller.modify(writeEnd, token: 2, interest: .writable)
-    let events = try poller.wait(timeoutMilliseconds: 1000)
-    #expect(events.map(\.token) == [2])
-    #expect(events.first?.isWritable == true)
-    try poller.unregister(writeEnd)
-    #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
   }
 
   @Test func pollerWaitUntilDeadlineDoesNotReturnEarly() throws {
