@@ -66,14 +66,16 @@ public struct Defaults: Sendable, Equatable {
   public var preset: String?
   /// Get-ready time before the first interval, 0–99 s.
   public var countIn: TimeSpan
-  /// After a stall longer than this (a restart), cues that fell due are dropped, not played.
+  /// Cues that the loop gets to later than this after they fell due (a stalled or suspended
+  /// process, a restart) are dropped, not played in a burst; only those that announce the
+  /// segment running now still sound.
   public var staleCuesAfter: TimeSpan
   /// Which cue events exist.
   public var cues: CueOptions
   /// Creates the defaults; the values are those of an absent `defaults:` section.
   public init(
     preset: String? = nil, countIn: TimeSpan = .seconds(10),
-    staleCuesAfter: TimeSpan = .seconds(10),
+    staleCuesAfter: TimeSpan = .seconds(1),
     cues: CueOptions = CueOptions()
   ) {
     self.preset = preset

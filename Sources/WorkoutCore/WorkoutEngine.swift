@@ -10,14 +10,15 @@
 public struct WorkoutEngine: Sendable {
   public let plan: WorkoutPlan
   public let timeline: Timeline
-  /// Cues due longer ago than this when the engine is advanced are dropped, not fired in a
-  /// burst (a restore after a crash, a daemon stopped in a debugger).
+  /// Cues due longer ago than this when the engine is advanced are stale: dropped, not fired
+  /// in a burst (a restore after a crash, a stalled or suspended process), except those that
+  /// announce the present moment (see ``drain(now:)``).
   public var staleCueLimit: TimeSpan
   public internal(set) var state: EngineState
 
   private static let second = TimeSpan.nanosecondsPerSecond
 
-  public init(plan: WorkoutPlan, staleCueLimit: TimeSpan = .seconds(10)) throws(PlanErrors) {
+  public init(plan: WorkoutPlan, staleCueLimit: TimeSpan = .seconds(1)) throws(PlanErrors) {
     self.plan = plan
     self.timeline = try plan.compile()
     self.staleCueLimit = staleCueLimit
@@ -220,8 +221,20 @@ public struct WorkoutEngine: Sendable {
   }
 
   /// Fires every scheduled cue up to engine time `now`, crossing segment ends as needed.
+  ///
+  /// A cue due longer than `staleCueLimit` before `now` is stale: the loop got to it late (a
+  /// stalled process, a suspended machine, a restore after a crash) and sounding it now would
+  /// be a burst of beeps for moments long over. Stale cues are dropped, except those that
+  /// announce the present moment: the start of the segment that is running now (its start,
+  /// round, rounds-left and side cues) or, when the workout ended meanwhile, its finish. Those
+  /// sound once, late, stamped with the instant they are delivered at.
   private mutating func drain(now: Int64) -> [Cue] {
     var cues: [Cue] = []
+    // Stale cues that announce the current segment, kept until it is known whether that
+    // segment is still the present one when the loop is done, and where they go in `cues`:
+    // before the first fresh cue of their segment.
+    var announcements: [Cue] = []
+    var announcementsPosition: Int?
     let time = engineTime(at: now)
     let lastIndex = timeline.segments.count - 1
     while state.phase == .running || state.phase == .paused {
@@ -232,13 +245,18 @@ public struct WorkoutEngine: Sendable {
         let entry = schedule[state.cueCursor]
         if entry.offset.nanoseconds > local { break }
         let due = now - (local - entry.offset.nanoseconds)
-        if now - due > staleCueLimit.nanoseconds {
-          state.droppedCues += 1
+        let cue = Cue(
+          kind: entry.kind, instant: MonotonicInstant(nanoseconds: due), segmentIndex: index,
+          pass: state.pass)
+        if now - due <= staleCueLimit.nanoseconds {
+          if !announcements.isEmpty && announcementsPosition == nil {
+            announcementsPosition = cues.count
+          }
+          cues.append(cue)
+        } else if entry.offset == .zero || entry.kind == .finish || entry.kind == .capReached {
+          announcements.append(cue)
         } else {
-          cues.append(
-            Cue(
-              kind: entry.kind, instant: MonotonicInstant(nanoseconds: due), segmentIndex: index,
-              pass: state.pass))
+          state.droppedCues += 1
         }
         state.cueCursor += 1
       }
@@ -250,8 +268,28 @@ public struct WorkoutEngine: Sendable {
         end(at: state.segmentStart + length, reason: isCapped ? .capped : .completed)
       } else {
         enter(index + 1, at: state.segmentStart + length)
+        // The segment those announced is over: it is not the present moment any more.
+        state.droppedCues += announcements.count
+        announcements.removeAll()
+        announcementsPosition = nil
       }
     }
+    // Only the end is the present moment of a workout that ended while the loop was away;
+    // a segment that still runs cannot have its end pending, only its start.
+    let ended = state.phase == .finished
+    let kept = announcements.filter { ($0.kind == .finish || $0.kind == .capReached) == ended }
+    state.droppedCues += announcements.count - kept.count
+    guard !kept.isEmpty else { return cues }
+    // They sound with the first fresh cue after them, or now: stamped when they are delivered.
+    let position = announcementsPosition ?? cues.count
+    let instant =
+      position < cues.count ? cues[position].instant : MonotonicInstant(nanoseconds: now)
+    cues.insert(
+      contentsOf: kept.map { cue in
+        var late = cue
+        late.instant = instant
+        return late
+      }, at: position)
     return cues
   }
 

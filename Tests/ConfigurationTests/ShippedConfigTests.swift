@@ -32,7 +32,7 @@ struct ShippedConfigTests {
     #expect(config.clock.idle == .clock)
     #expect(config.defaults.preset == "tabata")
     #expect(config.defaults.countIn == .seconds(10))
-    #expect(config.defaults.staleCuesAfter == .seconds(10))
+    #expect(config.defaults.staleCuesAfter == .seconds(1))
     #expect(config.defaults.cues == CueOptions())
     #expect(config.daemon.socketGroup == "wodclock")
     #expect(config.daemon.resumeWithin == .minutes(10))

@@ -173,7 +173,9 @@ let samplePlans: [WorkoutMode] = [
   }
 
   @Test func aLateWakeUpDeliversTheMissedCuesOnceInOrder() throws {
-    var clock = try engine(.emom(EMOMParameters(rounds: 3)), countIn: 10)
+    var clock = try WorkoutEngine(
+      plan: WorkoutPlan(name: "t", mode: .emom(EMOMParameters(rounds: 3)), countIn: .seconds(10)),
+      staleCueLimit: .seconds(10))
     _ = try clock.apply(.start, at: at(0))
     #expect(clock.advance(to: at(6)).isEmpty)
     // The daemon oversleeps by five seconds, across the 3-2-1 and the start.
@@ -200,6 +202,67 @@ let samplePlans: [WorkoutMode] = [
         "130.0 round(3/3)", "130.0 segment(work)",
       ])
     #expect(clock.state.droppedCues > 0)
+  }
+
+  // A stall (SIGSTOP, a suspended machine, a long scheduling gap) on manual time. The default
+  // rule: a cue more than a second late is stale and dropped; only what announces the present
+  // moment still sounds, once, when the engine gets to it.
+
+  /// Tabata with a 10 s count-in: work 10–30 s, rest 30–40 s, work 40–60 s, ...
+  private func tabataStartedAtZero() throws -> WorkoutEngine {
+    var clock = try engine(.tabata(.tabata), countIn: 10)
+    _ = try clock.apply(.start, at: at(0))
+    try stepOnTime(&clock, until: 25)
+    return clock
+  }
+
+  /// Advances in small steps up to `seconds`, as a daemon on time does, dropping nothing.
+  private func stepOnTime(_ clock: inout WorkoutEngine, until seconds: Double) throws {
+    for tenth in 1...Int(seconds * 10) { _ = clock.advance(to: at(Double(tenth) / 10)) }
+    #expect(clock.state.droppedCues == 0)
+  }
+
+  @Test func aNineSecondStallDropsTheCountdownItSleptThrough() throws {
+    var clock = try tabataStartedAtZero()
+    // Stopped at 25 s, running again at 34 s: the work's 3-2-1 at 27-29 s is long over; the
+    // rest that began at 30 s is what the room is in now.
+    #expect(describe(clock.advance(to: at(34))) == ["34.0 segment(rest)"])
+    #expect(clock.state.droppedCues == 3)
+    #expect(clock.advance(to: at(37)).map(\.kind) == [.countdown(secondsLeft: 3, ending: .rest)])
+  }
+
+  @Test func aStallAcrossWholeIntervalsAnnouncesOnlyTheOneRunningNow() throws {
+    var clock = try tabataStartedAtZero()
+    // 25 s to 105 s: five intervals and their 3-2-1s passed; round 4's work began at 100 s.
+    #expect(
+      describe(clock.advance(to: at(105))) == [
+        "105.0 round(4/8)", "105.0 remaining(5)", "105.0 segment(work)",
+      ])
+    #expect(clock.state.droppedCues > 12)
+  }
+
+  @Test func aStaleStartSoundsWithTheFirstFreshCueOfItsSegment() throws {
+    var clock = try tabataStartedAtZero()
+    // Back at 37.5 s: the rest's start (30 s) is stale, its countdown(3) at 37 s is not.
+    #expect(
+      describe(clock.advance(to: at(37.5))) == ["37.0 segment(rest)", "37.0 countdown(3,rest)"])
+  }
+
+  @Test func aCueExactlyAtTheLimitIsStillOnTime() throws {
+    var clock = try tabataStartedAtZero()
+    #expect(
+      describe(clock.advance(to: at(28))) == ["27.0 countdown(3,work)", "28.0 countdown(2,work)"])
+    #expect(clock.state.droppedCues == 0)
+  }
+
+  @Test func aWorkoutThatEndedDuringTheStallSoundsOnlyItsFinish() throws {
+    var clock = try engine(.amrap(AMRAPParameters(time: .minutes(1))), countIn: 0)
+    _ = try clock.apply(.start, at: at(0))
+    try stepOnTime(&clock, until: 40)
+    // Away from 40 s to 75 s: the last ten seconds, the 3-2-1 and the end at 60 s went by.
+    #expect(describe(clock.advance(to: at(75))) == ["75.0 finish"])
+    #expect(clock.snapshot(at: at(75)).runState == .finished)
+    #expect(clock.state.droppedCues == 4)
   }
 
   @Test func actionsThatDoNotApplyAreRefusedWithAReason() throws {
