@@ -83,10 +83,17 @@ public final class SevenSegmentOutput: OutputPlugin {
     lastFrame = nil
   }
 
-  public func driveSafe() throws {
+  /// Blanks the display and turns it off. The blank frame goes through `show`, which reports
+  /// a failed write (`shutDown` ignores them: it is the way out); `shutDown` then leaves the
+  /// chip off and the lines idle, as a stopping daemon does.
+  public func driveSafe() throws -> SafeState {
     let driver = try makeDriver()
+    defer { driver.shutDown() }
     try driver.start()
-    driver.shutDown()
+    try driver.show(
+      SegmentFrame(
+        digits: [Segments](repeating: .blank, count: driver.digitCount), brightnessPercent: 0))
+    return .driven("blank, display off")
   }
 
   // MARK: configuration
