@@ -83,16 +83,14 @@ public final class SevenSegmentOutput: OutputPlugin {
     lastFrame = nil
   }
 
-  /// Blanks the display and turns it off. The blank frame goes through `show`, which reports
-  /// a failed write (`shutDown` ignores them: it is the way out); `shutDown` then leaves the
-  /// chip off and the lines idle, as a stopping daemon does.
+  /// Blanks the display and turns it off, as a stopping daemon does (`shutDown`). A display
+  /// that cannot be reached fails `start`, which claims the lines or opens the bus and writes
+  /// the chip's first commands. No frame is shown: the SparkFun display would store a
+  /// brightness in its EEPROM at every stop.
   public func driveSafe() throws -> SafeState {
     let driver = try makeDriver()
-    defer { driver.shutDown() }
     try driver.start()
-    try driver.show(
-      SegmentFrame(
-        digits: [Segments](repeating: .blank, count: driver.digitCount), brightnessPercent: 0))
+    driver.shutDown()
     return .driven("blank, display off")
   }
 
