@@ -4,7 +4,7 @@
 # QEMU VM, see gpio-sim-vm.sh), once built with libgpiod API v1 (Debian 12's libgpiod-dev) and
 # once with API v2 (built from source by build-libgpiod-v2.sh). In the same VM boot, the real
 # wodclockd runs with gpio-button and gpio-buzzer on the simulated chip, and --safe-outputs is
-# checked for the buzzer, signal lamps and 7-segment lines on a second chip (daemon-check.sh).
+# checked for the buzzer, signal lamps and 7-segment lines (daemon-check.sh).
 # Each variant also runs the 7-segment drivers (wodclock-segment-check): TM1637, shift-register
 # and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
 # i2c-stub. The usb variant runs the usb-remote input: the real wodclockd against virtual USB
@@ -29,9 +29,8 @@ variants=("$@")
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# The simulated chip: 8 lines, a named button input at offset 3 and a named output at 5; a
-# second chip of 8 lines for the --safe-outputs checks of lamps and 7-segment displays.
-vm_args=(--banks 8,8 --line-name 0:3=wodclock-button --line-name 0:5=wodclock-horn)
+# The simulated chip: 8 lines, a named button input at offset 3 and a named output at 5.
+vm_args=(--line-name 0:3=wodclock-button --line-name 0:5=wodclock-horn)
 check_args=(--button wodclock-button --button-offset 3 --output 5 --spare 6)
 # The 7-segment check: 16 lines (TM1637 on 0-1, shift register on 2-5, MAX7219 on 8-10) and an
 # i2c-stub chip at the HT16K33's default address.
