@@ -61,15 +61,18 @@ final class DaemonHarness {
     try FileSystem.writeFileAtomically(configPath, text: text)
   }
 
-  /// Starts the daemon and waits until its control socket answers.
+  /// Starts the daemon and waits until its control socket answers. A `launcher` (a program and
+  /// its arguments) is run instead, with the daemon's path and arguments after its own.
   func start(
-    arguments: [String] = [], environment: [String] = [], waitForSocket: Bool = true
+    arguments: [String] = [], environment: [String] = [], waitForSocket: Bool = true,
+    launcher: [String] = []
   ) throws {
     let log = try FileDescriptor.open(logPath, .writeOnly, options: [.create, .append])
     defer { try? log.close() }
+    let command = launcher + [binaryDirectory + "/wodclockd"]
     process = try Subprocess.spawn(
-      executable: binaryDirectory + "/wodclockd",
-      arguments: [
+      executable: command[0],
+      arguments: Array(command.dropFirst()) + [
         "--config", configPath, "--socket", socketPath, "--state-dir", stateDirectory,
       ] + arguments,
       environment: ["PATH=/usr/bin:/bin", "TZ=UTC"] + environment,

@@ -366,13 +366,21 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     buzzer.stop()
   }
 
+  // Called as `--safe-outputs` calls it: on the output contract, not on the concrete class.
   @Test func driveSafeSetsTheLineOffWithoutStarting() throws {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: GPIO18}]")
-    let buzzer = GPIOBuzzerOutput(
+    let buzzer: any OutputPlugin = GPIOBuzzerOutput(
       instance: config.outputs[0], source: .fake([chip]), clock: { 0 })
-    try buzzer.driveSafe()
+    #expect(try buzzer.driveSafe() == .driven("off: line GPIO18 driven low"))
     #expect(chip.history(of: 18).map(\.value) == [false])
     #expect(chip.requestCount == 0)
+  }
+
+  @Test func driveSafeReportsAChipItCannotReach() throws {
+    let config = try configuration(outputs: "[{type: gpio-buzzer, line: 18, chip: gpiochip7}]")
+    let buzzer: any OutputPlugin = GPIOBuzzerOutput(
+      instance: config.outputs[0], source: .fake([chip]), clock: { 0 })
+    #expect(throws: GPIOError.self) { try buzzer.driveSafe() }
   }
 }
 
@@ -399,6 +407,23 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     #expect(try lit(at: ms(9_000)) == [false, true, false])
     signal.stop()
     #expect(chip.history(of: 6).last?.value == false)
+    #expect(chip.requestCount == 0)
+  }
+}
+
+@Suite struct GPIOSignalSafeStateTests {
+  // Active-low relay boards light a lamp on a low line: off is high, the request's inactive
+  // level, which the kernel drives from the request on.
+  @Test func driveSafeTurnsEveryLampOffOnTheOutputContract() throws {
+    let chip = FakeGPIOChip.raspberryPi(clock: { 0 })
+    let config = try configuration(
+      outputs:
+        "[{type: gpio-signal, active_low: true, lines: {work: GPIO5, rest: GPIO6, paused: GPIO5}}]")
+    let signal: any OutputPlugin = GPIOSignalOutput(
+      instance: config.outputs[0], source: .fake([chip]))
+    #expect(try signal.driveSafe() == .driven("lamps off: lines GPIO5, GPIO6 driven high"))
+    #expect(chip.history(of: 5).map(\.value) == [false])
+    #expect(chip.history(of: 6).map(\.value) == [false])
     #expect(chip.requestCount == 0)
   }
 }

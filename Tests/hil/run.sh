@@ -3,7 +3,8 @@
 # The hardware-in-the-loop suite: the GPIO layer against a real kernel GPIO chip (gpio-sim in a
 # QEMU VM, see gpio-sim-vm.sh), once built with libgpiod API v1 (Debian 12's libgpiod-dev) and
 # once with API v2 (built from source by build-libgpiod-v2.sh). In the same VM boot, the real
-# wodclockd runs with gpio-button and gpio-buzzer on the simulated chip (daemon-check.sh).
+# wodclockd runs with gpio-button and gpio-buzzer on the simulated chip, and --safe-outputs is
+# checked for the buzzer, signal lamps and 7-segment lines (daemon-check.sh).
 # Each variant also runs the 7-segment drivers (wodclock-segment-check): TM1637, shift-register
 # and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
 # i2c-stub. The usb variant runs the usb-remote input: the real wodclockd against virtual USB
@@ -96,7 +97,8 @@ for variant in "${variants[@]}"; do
   rc=0
   # One boot for both checks; the daemon check runs even when the layer check failed.
   Tests/hil/gpio-sim-vm.sh --timeout 240 -m 1024 -b "$built/wodclock-gpio-check" \
-    -b "$built/wodclockd" -b "$built/wodclockctl" -f Tests/hil/daemon-check.sh:/hil/daemon-check.sh \
+    -b "$built/wodclockd" -b "$built/wodclockctl" -b /usr/bin/setpriv \
+    -f Tests/hil/daemon-check.sh:/hil/daemon-check.sh \
     "${vm_args[@]}" -- \
     "wodclock-gpio-check ${check_args[*]}; layer=\$?; sh /hil/daemon-check.sh; daemon=\$?;
      echo \"hil: layer check \$layer, daemon check \$daemon\"; [ \$layer -eq 0 ] && [ \$daemon -eq 0 ]" \

@@ -79,21 +79,50 @@ public enum DaemonMain {
 }
 
 /// `--safe-outputs`: what `ExecStopPost=` runs after the daemon died, even by SIGKILL, so no
-/// horn is left sounding and no display is left frozen on a stale time.
+/// horn is left sounding and no display is left frozen on a stale time. Every output is tried,
+/// also after one failed; one line each says what it was left in, or why it could not be
+/// reached. Exits 69 (EX_UNAVAILABLE) when any could not.
 enum SafeOutputs {
   static func run(_ configuration: WodclockConfiguration) -> Int32 {
     var status: Int32 = 0
     for instance in configuration.outputs {
+      let name = "output '\(instance.id)' (\(instance.kind))"
       guard case .output(let make)? = PluginCatalog.kind(named: instance.kind)?.factory else {
         continue
       }
       do {
-        try make(instance).driveSafe()
+        switch try make(instance).driveSafe() {
+        case .driven(let state): print("wodclockd: \(name): \(state)")
+        case .nothingToSecure: print("wodclockd: \(name): nothing to secure")
+        }
       } catch {
-        StandardError.writeLine("wodclockd: \(instance.id): cannot drive to a safe state: \(error)")
+        let (reason, hint) = explain(error)
+        StandardError.writeLine(
+          "wodclockd: \(name): cannot drive to its safe state: \(reason)"
+            + (hint.map { "\nhint: \($0)" } ?? ""))
         status = 69
       }
     }
     return status
+  }
+
+  /// The reason and the hint of `error`, apart, so the hint gets a line of its own.
+  static func explain(_ error: any Error) -> (reason: String, hint: String?) {
+    switch error {
+    case let gpio as GPIOError:
+      return (gpio.message, gpio.hint)
+    case var system as SystemError:
+      let hint = system.hint ?? permissionHint(system.errno)
+      system.hint = nil
+      return (system.description, hint)
+    default:
+      return ("\(error)", nil)
+    }
+  }
+
+  private static func permissionHint(_ errno: Errno) -> String? {
+    guard errno == .permissionDenied || errno == .notPermitted else { return nil }
+    return "the user needs read-write access to the device: add it to the group that owns it"
+      + " (dialout for serial ports, i2c, spi; `make install` adds udev rules for them)"
   }
 }

@@ -196,9 +196,10 @@ public final class GPIOBuzzerOutput: OutputPlugin {
   /// Drives the line off without starting: `wodclockd --safe-outputs`, run by systemd after the
   /// daemon died however it died (ExecStopPost=). The request sets the line inactive as it is
   /// made; after the release the Pi's pin controller keeps driving that level.
-  public func driveSafe() throws {
+  public func driveSafe() throws -> SafeState {
     let held = try GPIOOutputLines(
       [(line, chip)], activeLow: activeLow, consumer: GPIOLines.consumer(id), source: source)
     held.releaseSafely()
+    return .driven("off: line \(line) driven \(GPIOLines.inactiveLevel(activeLow: activeLow))")
   }
 }

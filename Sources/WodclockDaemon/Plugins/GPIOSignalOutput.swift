@@ -112,10 +112,14 @@ public final class GPIOSignalOutput: OutputPlugin {
   }
 
   /// Drives every lamp off without starting (`wodclockd --safe-outputs`).
-  public func driveSafe() throws {
-    let lines = try GPIOOutputLines(
+  public func driveSafe() throws -> SafeState {
+    let held = try GPIOOutputLines(
       lines.map { ($0.line, chip) }, activeLow: activeLow, consumer: GPIOLines.consumer(id),
       source: source)
-    lines.releaseSafely()
+    held.releaseSafely()
+    let names = lines.map(\.line).joined(separator: ", ")
+    return .driven(
+      "lamps off: line\(lines.count == 1 ? "" : "s") \(names) driven "
+        + GPIOLines.inactiveLevel(activeLow: activeLow))
   }
 }

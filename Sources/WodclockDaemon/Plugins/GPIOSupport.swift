@@ -152,6 +152,9 @@ enum GPIOLines {
     }
   }
 
+  /// The electrical level of an output line that is off: high on an active-low wiring.
+  static func inactiveLevel(activeLow: Bool) -> String { activeLow ? "high" : "low" }
+
   /// `wodclockd:<id>`, what `gpioinfo` shows as the holder (31 bytes at most are kept).
   static func consumer(_ id: String) -> String { String("wodclockd:\(id)".utf8.prefix(31))! }
 }

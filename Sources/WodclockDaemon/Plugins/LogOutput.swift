@@ -48,6 +48,9 @@ public final class LogOutput: OutputPlugin {
 
   public func stop() { context = nil }
 
+  /// A log has no device that could be left on.
+  public func driveSafe() throws -> SafeState { .nothingToSecure }
+
   static func stateFields(_ snapshot: WorkoutSnapshot) -> [(String, String)] {
     var fields: [(String, String)] = [
       ("state", snapshot.runState.rawValue), ("preset", snapshot.presetName),

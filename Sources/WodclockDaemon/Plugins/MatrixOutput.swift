@@ -318,12 +318,28 @@ public final class MatrixOutput: OutputPlugin {
     context = nil
   }
 
-  public func driveSafe() throws {
+  /// Sends one dark frame. Unlike the running output, this may wait: `--safe-outputs` is a
+  /// process of its own, after the daemon ended.
+  public func driveSafe() throws -> SafeState {
     let transport = makeTransport()
     try transport.open()
-    try transport.send([UInt8](repeating: 0, count: wiring.ledCount * 3))
-    _ = try transport.flush()
-    transport.close()
+    defer { transport.close() }
+    // Opening a USB-serial port resets most boards, which miss what comes before they are up.
+    if settle > 0 { PWMChannel.sleep(settle) }
+    let dark = [UInt8](repeating: 0, count: wiring.ledCount * 3)
+    try transport.send(dark)
+    // The port is non-blocking: a frame longer than the tty's buffer leaves in parts. What is
+    // in the kernel's buffer at the close still goes out (the tty drains on close).
+    let wire = transport.wireNanoseconds(
+      byteCount: transport.frameLength(ledCount: wiring.ledCount))
+    let deadline = MonotonicClock.now() + wire + 1_000_000_000
+    while try !transport.flush() {
+      guard MonotonicClock.now() < deadline else {
+        throw PluginError("the controller takes no more bytes; the dark frame did not leave")
+      }
+      PWMChannel.sleep(1_000_000)
+    }
+    return .driven("dark")
   }
 
   /// Whether the controller is open (tests).

@@ -113,6 +113,20 @@ public protocol OutputPlugin: AnyObject {
   /// was made from (a matrix's font), since one may have been replaced. Returns whether
   /// anything changed; a throw keeps what the output had.
   func reloadFiles() throws -> Bool
+  /// Drives the hardware to its safe state without starting the plugin: `wodclockd
+  /// --safe-outputs`, which `ExecStopPost=` runs after the daemon ended however it ended (a
+  /// SIGKILL leaves a horn's line where it was: a Raspberry Pi's pin keeps the level last
+  /// driven). No default: every output says what its safe state is, or that it has nothing to
+  /// secure. Throws when the device cannot be reached (no chip, no permission, unplugged).
+  func driveSafe() throws -> SafeState
+}
+
+/// What `OutputPlugin.driveSafe()` left the output in.
+public enum SafeState: Equatable, Sendable {
+  /// The device was reached and driven safe; the words say to what ("line 18 off").
+  case driven(String)
+  /// The output has no device that could be left on (the terminal, the log).
+  case nothingToSecure
 }
 
 /// A source of button presses and key strokes.
@@ -185,8 +199,4 @@ extension OutputPlugin {
   public var watchedDescriptors: [FileDescriptor] { [] }
   public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws {}
   public func reloadFiles() throws -> Bool { false }
-
-  /// Drives the hardware to its safe state without starting the plugin (used by
-  /// `--safe-outputs` after a crash). Outputs without hardware to secure do nothing.
-  public func driveSafe() throws {}
 }

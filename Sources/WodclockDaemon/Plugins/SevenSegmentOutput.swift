@@ -83,10 +83,15 @@ public final class SevenSegmentOutput: OutputPlugin {
     lastFrame = nil
   }
 
-  public func driveSafe() throws {
+  /// Blanks the display and turns it off, as a stopping daemon does (`shutDown`). A display
+  /// that cannot be reached fails `start`, which claims the lines or opens the bus and writes
+  /// the chip's first commands. No frame is shown: the SparkFun display would store a
+  /// brightness in its EEPROM at every stop.
+  public func driveSafe() throws -> SafeState {
     let driver = try makeDriver()
     try driver.start()
     driver.shutDown()
+    return .driven("blank, display off")
   }
 
   // MARK: configuration

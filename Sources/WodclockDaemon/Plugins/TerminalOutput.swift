@@ -111,6 +111,9 @@ public final class TerminalOutput: OutputPlugin {
     return candidates.min()
   }
 
+  /// The terminal belongs to whoever ran wodclockd; nothing of it stays on.
+  public func driveSafe() throws -> SafeState { .nothingToSecure }
+
   public func stop() {
     if fullScreen {
       // Leaving the alternate screen matters more than a half-drawn frame: drop the rest of it

@@ -185,6 +185,9 @@ public final class Daemon {
     logger.info(
       "ready",
       [("preset", host.preset.name), ("speed", String(timeBase.speed)), ("config", configPath)])
+    // 70 (EX_SOFTWARE) when the loop broke: the unit's `Restart=on-failure` restarts only a
+    // non-zero exit.
+    var exitStatus: Int32 = 0
     while !stopping {
       let now = MonotonicClock.now()
       let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
@@ -204,10 +207,11 @@ public final class Daemon {
       } catch {
         logger.error("event loop failed", [("error", "\(error)")])
         stopping = true
+        exitStatus = 70
       }
     }
     shutDown()
-    return 0
+    return exitStatus
   }
 
   private func dispatch(_ event: EventPoller.Event) {
