@@ -18,6 +18,8 @@ public final class MatrixOutput: OutputPlugin {
   private let height: Int
   private let wiring: WiringMap
   private let pipeline: OutputPipeline
+  /// `max_current_ma` as configured (0: no limit), for the log.
+  private let currentLimit: Int
   private let maxBrightness: Int
   private let keepAlive: Int64
   private let settle: Int64
@@ -32,6 +34,8 @@ public final class MatrixOutput: OutputPlugin {
   /// The picture last drawn (`wodclockctl snapshot` shows it), and whether one was.
   private(set) var buffer: Framebuffer
   private(set) var hasDrawn = false
+  /// The budget was too small for a picture since the start, and the log said so.
+  private var warnedAboutBudget = false
   private var context: PluginContext?
 
   private var transport: (any MatrixTransport)?
@@ -105,6 +109,7 @@ public final class MatrixOutput: OutputPlugin {
       throw PluginError(error.description)
     }
     let limit = settings.integer("max_current_ma") ?? 0
+    currentLimit = limit
     pipeline = OutputPipeline(
       gamma: Double(settings.string("gamma") ?? "") ?? 2.2,
       currentLimitMilliamps: limit > 0 ? limit : nil)
@@ -127,6 +132,7 @@ public final class MatrixOutput: OutputPlugin {
 
   public func start(_ context: PluginContext) throws {
     self.context = context
+    warnedAboutBudget = false
     retryAt = nil
     backoff = Self.minimumBackoff
     announced = false
@@ -205,7 +211,8 @@ public final class MatrixOutput: OutputPlugin {
     hasDrawn = true
     let time = TimeOfDay(hour: civil.hour, minute: civil.minute, second: civil.second)
     let level = frame.tokens.brightness(atMinuteOfDay: time.minuteOfDay) * maxBrightness / 100
-    let channels = pipeline.bytes(buffer, wiring: wiring, brightnessPercent: level)
+    let (channels, budget) = pipeline.channels(buffer, wiring: wiring, brightnessPercent: level)
+    if case .heldAtLowestVisibleLevel(let estimate) = budget { warnBudgetTooSmall(estimate) }
     do {
       if channels != lastSent || now - lastSentAt >= keepAlive {
         try transport.send(channels)
@@ -219,6 +226,23 @@ public final class MatrixOutput: OutputPlugin {
     } catch let error as DeviceGoneError {
       lost(error, at: now)
     }
+  }
+
+  /// A picture the budget could not show is held at the lowest visible level (never black):
+  /// said once a start, with what the panel would need.
+  private func warnBudgetTooSmall(_ estimate: Int) {
+    guard !warnedAboutBudget else { return }
+    warnedAboutBudget = true
+    context?.log(
+      .warning,
+      "LED budget too small for the picture; showing it at the lowest visible level, over the "
+        + "budget",
+      [
+        ("max_current_ma", "\(currentLimit)"),
+        ("idle_ma", "\(pipeline.idleMilliamps(ledCount: wiring.ledCount))"),
+        ("estimated_ma", "\(estimate)"),
+        ("needs_ma", "\(pipeline.neededMilliamps(ledCount: wiring.ledCount))"),
+      ])
   }
 
   /// The controller went away: said once, then retried soon (a replug quicker than this
