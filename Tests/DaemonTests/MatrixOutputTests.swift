@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The serial-matrix output end to end on a pseudo-terminal: frames decoded by the peer, the
 // keep-alive, the early send that lands a frame's last byte on the second boundary, a
-// controller unplugged and plugged back 100 times without a leaked descriptor, and the current
-// cap: the config check's warning, a default that lights a 64×32 panel, and a budget too small
-// that dims but never blanks it.
+// controller unplugged and plugged back 100 times without a leaked descriptor, the picture kept
+// for `wodclockctl snapshot` while it is away, and the current cap: the config check's warning,
+// a default that lights a 64×32 panel, and a budget too small that dims but never blanks it.
 
 import ConfigFormat
 import Configuration
@@ -140,6 +140,34 @@ import WorkoutCore
     try output.render(early)
     // The picture sent shows the next second (0:54), not the current one.
     #expect(try drain(terminal, output, frame: early) == [expected(future)])
+  }
+
+  @Test func whileTheControllerIsAwayTheSnapshotIsTheLastPictureItGot() throws {
+    let started = try startedOutput()
+    var terminal: PseudoTerminal? = started.0
+    let output = started.1
+    defer {
+      output.stop()
+      try? terminal?.close()
+    }
+    var engine = try emom()
+    let sent = frame(&engine, at: 5.2, now: 100 * Self.second)
+    try output.render(sent)
+    let received = try drain(try #require(terminal), output, frame: sent)
+    #expect(received == [expected(sent.snapshot)])
+    // Plugged: the picture the controller got.
+    #expect(output.shownPicture?.rgbBytes == received.last)
+    // Unplugged; the next second's picture is drawn, and its send fails.
+    let held = try #require(output.serialDescriptor)
+    try terminal?.close()
+    terminal = nil
+    var hangUp = pollfd(fd: held.rawValue, events: Int16(POLLIN), revents: 0)
+    _ = poll(&hangUp, 1, 5_000)
+    let failed = frame(&engine, at: 6.1, now: 101 * Self.second)
+    #expect(expected(failed.snapshot) != received.last)
+    try output.render(failed)
+    #expect(!output.isConnected)
+    #expect(output.shownPicture?.rgbBytes == received.last, "the picture of the failed send")
   }
 
   @Test(.timeLimit(.minutes(1)))

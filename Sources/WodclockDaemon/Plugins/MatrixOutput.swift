@@ -31,9 +31,12 @@ public final class MatrixOutput: OutputPlugin {
   private let fontSource: MatrixFont.Source?
   /// The font as loaded (the renderer draws with the built-in one where it does not fit).
   private(set) var captionFont: CaptionFont
-  /// The picture last drawn (`wodclockctl snapshot` shows it), and whether one was.
-  private(set) var buffer: Framebuffer
-  private(set) var hasDrawn = false
+  /// The picture being drawn for the next send.
+  private var buffer: Framebuffer
+  /// The picture of the last frame handed to the controller (`wodclockctl snapshot` shows it),
+  /// nil before the first. Swapped with `buffer` after each send, so neither is ever copied: a
+  /// picture drawn for a send that failed never takes its place.
+  private(set) var sentPicture: Framebuffer?
   /// The budget was too small for a picture since the start, and the log said so.
   private var warnedAboutBudget = false
   private var context: PluginContext?
@@ -208,7 +211,6 @@ public final class MatrixOutput: OutputPlugin {
       (snapshot, civil) = ahead
     }
     MatrixPicture.draw(snapshot, civilTime: civil, frame: frame, renderer: &renderer, into: &buffer)
-    hasDrawn = true
     let time = TimeOfDay(hour: civil.hour, minute: civil.minute, second: civil.second)
     let level = frame.tokens.brightness(atMinuteOfDay: time.minuteOfDay) * maxBrightness / 100
     let (channels, budget) = pipeline.channels(buffer, wiring: wiring, brightnessPercent: level)
@@ -219,6 +221,9 @@ public final class MatrixOutput: OutputPlugin {
         lastSent = channels
         lastSentAt = now
         flushPending = true
+        // What the controller got. The old picture becomes the next one's canvas (the renderer
+        // paints every pixel).
+        if sentPicture == nil { sentPicture = buffer } else { swap(&buffer, &sentPicture!) }
       } else if flushPending {
         flushPending = !(try transport.flush())
       }
