@@ -32,8 +32,8 @@ outputs:
     host: 127.0.0.1
     width: $2
     height: $3
-    max_current_ma: 20000
     font: $1
+    max_current_ma: 20000
 YAML
 }
 
