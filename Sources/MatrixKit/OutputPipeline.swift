@@ -131,14 +131,15 @@ public struct OutputPipeline: Sendable {
     guard idle + drive > Double(limit), drive > 0 else { return (output, .withinBudget) }
     // One factor for the whole frame keeps the colours' proportions; 16.16 fixed point,
     // rounded down so the estimate stays under the budget.
-    var factor = UInt32(max(0, Double(limit) - idle) / drive * 65536)
+    let budgetFactor = UInt32(max(0, Double(limit) - idle) / drive * 65536)
     // The lowest visible level, rounded up so the brightest channel reaches it; never above 1:
     // a picture already dimmer than that is left as it is.
     let brightest = UInt32(output.max() ?? 0)
     let lowest = UInt32(Self.lowestVisibleLevel)
     let lowestFactor = min(65536, ((lowest << 16) + brightest - 1) / brightest)
-    let held = factor < lowestFactor
-    if held { factor = lowestFactor }
+    let held = budgetFactor < lowestFactor
+    // A constant, not a variable the closure captures: the loop below stays vectorized.
+    let factor = held ? lowestFactor : budgetFactor
     output.withUnsafeMutableBufferPointer { out in
       for index in out.indices { out[index] = UInt8((UInt32(out[index]) &* factor) >> 16) }
     }
