@@ -18,8 +18,6 @@ public final class MatrixOutput: OutputPlugin {
   private let height: Int
   private let wiring: WiringMap
   private let pipeline: OutputPipeline
-  /// `max_current_ma` as configured (0: no limit), for the log.
-  private let currentLimit: Int
   private let maxBrightness: Int
   private let keepAlive: Int64
   private let settle: Int64
@@ -112,7 +110,6 @@ public final class MatrixOutput: OutputPlugin {
       throw PluginError(error.description)
     }
     let limit = settings.integer("max_current_ma") ?? 0
-    currentLimit = limit
     pipeline = OutputPipeline(
       gamma: Double(settings.string("gamma") ?? "") ?? 2.2,
       currentLimitMilliamps: limit > 0 ? limit : nil)
@@ -243,7 +240,7 @@ public final class MatrixOutput: OutputPlugin {
       "LED budget too small for the picture; showing it at the lowest visible level, over the "
         + "budget",
       [
-        ("max_current_ma", "\(currentLimit)"),
+        ("max_current_ma", "\(pipeline.currentLimitMilliamps ?? 0)"),
         ("idle_ma", "\(pipeline.idleMilliamps(ledCount: wiring.ledCount))"),
         ("estimated_ma", "\(estimate)"),
         ("needs_ma", "\(pipeline.neededMilliamps(ledCount: wiring.ledCount))"),
