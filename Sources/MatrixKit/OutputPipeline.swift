@@ -1,25 +1,57 @@
 // SPDX-License-Identifier: MIT
 // From the picture to the bytes the LEDs get: brightness (the tokens' day/night level), gamma
 // correction and a cap on the current a 5 V supply must deliver.
+//
+// The current model, per LED: `idleMilliampsPerLED` with every channel off, plus
+// `milliampsPerChannel` for each colour at full duty, in proportion to its byte. The figures:
+// WLED's brightness limiter (wled00/bus_manager.cpp, BusDigital::estimateCurrent) counts 1 mA of
+// standby per LED ("WS2812: ~0.7mA, WS2815: ~2mA") and 55 mA for a white LED (its
+// LED_MILLIAMPS_DEFAULT, "common WS2812B"); FastLED's power_mgt.cpp, from measured strips,
+// counts 1 mA dark and 16, 11 and 15 mA for red, green and blue at full; Adafruit and the
+// WS2812B datasheet give about 20 mA a colour, 60 mA a white LED. Parts measure 0.3 to 1 mA
+// idle. We take the high end of each, 1 mA and 20 mA: an estimate that errs high dims the
+// picture a little, one that errs low browns out the supply. A 64×32 panel (2,048 LEDs) thus
+// idles at 2,048 mA before it lights anything.
 
 import DisplayKit
 
 /// Brightness, gamma and the power budget, applied to a framebuffer in wiring order.
 public struct OutputPipeline: Sendable {
+  /// What the power budget did to a frame.
+  public enum BudgetOutcome: Sendable, Hashable {
+    /// No budget, or the frame's estimate is within it: the frame is as drawn.
+    case withinBudget
+    /// Scaled down as a whole to the budget.
+    case scaledDown
+    /// The budget leaves too little to show the picture (the LEDs' idle draw alone may exceed
+    /// it): scaled to the lowest visible level instead, which the estimate puts over the
+    /// budget, at about `estimatedMilliamps`. Never black from a picture that is not.
+    case heldAtLowestVisibleLevel(estimatedMilliamps: Int)
+  }
+
+  /// The current of one channel at full duty, in mA (see the model above).
+  public static let standardMilliampsPerChannel = 20.0
+  /// The quiescent current of one LED package with every channel off, in mA.
+  public static let standardIdleMilliampsPerLED = 1.0
+  /// The brightest channel of a frame the budget scales down is kept at least this high (out of
+  /// 255, about 3 % duty: dim but readable indoors), unless it was lower to begin with.
+  public static let lowestVisibleLevel: UInt8 = 8
+
   /// The exponent of the perceptual correction: LEDs are linear in PWM duty, eyes are not
   /// (2.2–2.8 are usual for WS2812; 1 disables the correction).
   public let gamma: Double
   /// The supply's budget in milliamperes; nil for no limit.
   public let currentLimitMilliamps: Int?
-  /// The current of one channel at full duty (WS2812B datasheet: about 20 mA per colour).
+  /// The current of one channel at full duty.
   public let milliampsPerChannel: Double
-  /// The quiescent current of one LED package with every channel off (about 1 mA on WS2812B).
+  /// The quiescent current of one LED package with every channel off.
   public let idleMilliampsPerLED: Double
   private let table: [UInt8]
 
   public init(
-    gamma: Double = 2.2, currentLimitMilliamps: Int? = nil, milliampsPerChannel: Double = 20,
-    idleMilliampsPerLED: Double = 1
+    gamma: Double = 2.2, currentLimitMilliamps: Int? = nil,
+    milliampsPerChannel: Double = standardMilliampsPerChannel,
+    idleMilliampsPerLED: Double = standardIdleMilliampsPerLED
   ) {
     self.gamma = gamma
     self.currentLimitMilliamps = currentLimitMilliamps
@@ -43,12 +75,31 @@ public struct OutputPipeline: Sendable {
       + Double(channels.count / 3) * idleMilliampsPerLED
   }
 
+  /// The current `ledCount` LEDs draw with every channel off, in whole milliamperes, rounded up.
+  public func idleMilliamps(ledCount: Int) -> Int {
+    Int((Double(max(0, ledCount)) * idleMilliampsPerLED).rounded(.up))
+  }
+
+  /// The budget `ledCount` LEDs need to show a picture well: their idle draw, and as much again
+  /// for the picture (1 mA an LED on average: a running workout, about 11 A at full duty on a
+  /// 64×32 panel, at a fifth of it).
+  public func neededMilliamps(ledCount: Int) -> Int { 2 * idleMilliamps(ledCount: ledCount) }
+
   /// The channel bytes of `buffer` in `wiring` order: scaled to `brightnessPercent`, gamma
   /// corrected, then scaled down as a whole when the estimate exceeds the budget, so the
   /// supply never browns out on an all-white frame.
   public func bytes(
     _ buffer: Framebuffer, wiring: WiringMap, brightnessPercent: Int
   ) -> [UInt8] {
+    channels(buffer, wiring: wiring, brightnessPercent: brightnessPercent).bytes
+  }
+
+  /// The channel bytes as `bytes(_:wiring:brightnessPercent:)` makes them, and what the budget
+  /// did to them: a budget too small for the picture never turns it black, it holds the picture
+  /// at the lowest visible level and says so, for the output to log.
+  public func channels(
+    _ buffer: Framebuffer, wiring: WiringMap, brightnessPercent: Int
+  ) -> (bytes: [UInt8], budget: BudgetOutcome) {
     let level = UInt32(min(100, max(0, brightnessPercent)))
     // Brightness then gamma, folded into one table per frame: 256 steps instead of three
     // multiplications per LED.
@@ -74,17 +125,27 @@ public struct OutputPipeline: Sendable {
         }
       }
     }
-    guard let limit = currentLimitMilliamps else { return output }
+    guard let limit = currentLimitMilliamps else { return (output, .withinBudget) }
     let idle = Double(wiring.ledCount) * idleMilliampsPerLED
     let drive = Double(sum) / 255 * milliampsPerChannel
-    guard idle + drive > Double(limit), drive > 0 else { return output }
+    guard idle + drive > Double(limit), drive > 0 else { return (output, .withinBudget) }
     // One factor for the whole frame keeps the colours' proportions; 16.16 fixed point,
     // rounded down so the estimate stays under the budget.
-    let factor = UInt32(max(0, Double(limit) - idle) / drive * 65536)
+    let budgetFactor = UInt32(max(0, Double(limit) - idle) / drive * 65536)
+    // The lowest visible level, rounded up so the brightest channel reaches it; never above 1:
+    // a picture already dimmer than that is left as it is.
+    let brightest = UInt32(output.max() ?? 0)
+    let lowest = UInt32(Self.lowestVisibleLevel)
+    let lowestFactor = min(65536, ((lowest << 16) + brightest - 1) / brightest)
+    let held = budgetFactor < lowestFactor
+    // A constant, not a variable the closure captures: the loop below stays vectorized.
+    let factor = held ? lowestFactor : budgetFactor
     output.withUnsafeMutableBufferPointer { out in
       for index in out.indices { out[index] = UInt8((UInt32(out[index]) &* factor) >> 16) }
     }
-    return output
+    guard held else { return (output, .scaledDown) }
+    let estimate = idle + drive * Double(factor) / 65536
+    return (output, .heldAtLowestVisibleLevel(estimatedMilliamps: Int(estimate.rounded(.up))))
   }
 
   private static func power(_ base: Double, _ exponent: Double) -> Double {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The serial-matrix output end to end on a pseudo-terminal: frames decoded by the peer, the
-// keep-alive, the early send that lands a frame's last byte on the second boundary, and a
-// controller unplugged and plugged back 100 times without a leaked descriptor.
+// keep-alive, the early send that lands a frame's last byte on the second boundary, a
+// controller unplugged and plugged back 100 times without a leaked descriptor, the picture kept
+// for `wodclockctl snapshot` while it is away, and the current cap: the config check's warning,
+// a default that lights a 64×32 panel, and a budget too small that dims but never blanks it.
 
 import ConfigFormat
 import Configuration
@@ -140,6 +142,34 @@ import WorkoutCore
     #expect(try drain(terminal, output, frame: early) == [expected(future)])
   }
 
+  @Test func whileTheControllerIsAwayTheSnapshotIsTheLastPictureItGot() throws {
+    let started = try startedOutput()
+    var terminal: PseudoTerminal? = started.0
+    let output = started.1
+    defer {
+      output.stop()
+      try? terminal?.close()
+    }
+    var engine = try emom()
+    let sent = frame(&engine, at: 5.2, now: 100 * Self.second)
+    try output.render(sent)
+    let received = try drain(try #require(terminal), output, frame: sent)
+    #expect(received == [expected(sent.snapshot)])
+    // Plugged: the picture the controller got.
+    #expect(output.shownPicture?.rgbBytes == received.last)
+    // Unplugged; the next second's picture is drawn, and its send fails.
+    let held = try #require(output.serialDescriptor)
+    try terminal?.close()
+    terminal = nil
+    var hangUp = pollfd(fd: held.rawValue, events: Int16(POLLIN), revents: 0)
+    _ = poll(&hangUp, 1, 5_000)
+    let failed = frame(&engine, at: 6.1, now: 101 * Self.second)
+    #expect(expected(failed.snapshot) != received.last)
+    try output.render(failed)
+    #expect(!output.isConnected)
+    #expect(output.shownPicture?.rgbBytes == received.last, "the picture of the failed send")
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func anUnpluggedControllerIsReopenedAndNothingLeaks() throws {
     let directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-matrix-")
@@ -214,6 +244,18 @@ final class LogLines: @unchecked Sendable {
   var values: [String] = []
 }
 
+/// The Adalight frames of `ledCount` LEDs the peer of `terminal` has received: reads what is
+/// waiting (the primary side does not block) onto `bytes`, then decodes every whole frame there.
+func adalightFrames(_ terminal: PseudoTerminal, _ bytes: inout [UInt8], ledCount: Int) throws
+  -> [[UInt8]]
+{
+  while case .bytes(let count) = try terminal.primary.read(appendingTo: &bytes), count > 0 {}
+  let length = 6 + ledCount * 3
+  return stride(from: 0, to: bytes.count - bytes.count % length, by: length).compactMap {
+    decodeAdalight(Array(bytes[$0..<($0 + length)]))
+  }
+}
+
 @Suite struct MatrixDaemonTests {
   @Test(.timeLimit(.minutes(1)))
   func theDaemonDrivesAMatrixOnASerialPort() throws {
@@ -252,5 +294,101 @@ final class LogLines: @unchecked Sendable {
     while case .bytes(let count) = try terminal.primary.read(appendingTo: &bytes), count > 0 {}
     let last = bytes.count >= length ? decodeAdalight(Array(bytes.suffix(length))) : nil
     #expect(last?.allSatisfy { $0 == 0 } == true)
+  }
+}
+
+/// The current cap with the real binaries, on a 64×32 panel (2,048 LEDs, 2,048 mA idle) unless
+/// a test says otherwise, with the shipped gamma and brightness.
+@Suite struct MatrixCurrentTests {
+  func config(device: String, width: Int = 64, height: Int = 32, budget: Int? = nil) -> String {
+    var lines = [
+      "  - type: serial-matrix", "    id: wall", "    device: \(device)", "    baud: 1000000",
+      "    width: \(width)", "    height: \(height)", "    startup_delay: 0s",
+    ]
+    if let budget { lines.append("    max_current_ma: \(budget)") }
+    return testConfig + "\n" + lines.joined(separator: "\n") + "\n"
+  }
+
+  func check(_ config: String) throws -> (status: Int32, output: String, error: String) {
+    let daemon = try DaemonHarness(config: config)
+    return try run(binaryDirectory + "/wodclockd", ["--check-config", daemon.configPath])
+  }
+
+  @Test func theConfigCheckWarnsWhenTheIdleDrawUsesUpTheBudget() throws {
+    let small = try check(config(device: "/dev/null", budget: 2_000))
+    #expect(small.status == 0, "\(small.error)")
+    #expect(small.output.hasPrefix("ok: "))
+    #expect(
+      small.error.contains(
+        "wodclock.yaml:21:21: warning: max_current_ma (2000 mA) does not cover the 2048 mA the "
+          + "2048 LEDs of a 64x32 panel draw idle (1 mA each): the picture is shown at its lowest "
+          + "visible level, over the budget"), "\(small.error)")
+    #expect(small.error.contains("    max_current_ma: 2000\n                    ^~~~\n"))
+    #expect(
+      small.error.contains(
+        "hint: a 64x32 panel needs max_current_ma: 4096 or more (its idle draw, and as much "
+          + "again for the picture)"))
+
+    // The default budget lights a 64×32 panel, not a 128×64 one: said at its entry.
+    let standard = try check(config(device: "/dev/null"))
+    #expect(standard.status == 0)
+    #expect(standard.error.isEmpty, "\(standard.error)")
+    let big = try check(config(device: "/dev/null", width: 128, height: 64))
+    #expect(big.status == 0)
+    #expect(
+      big.error.contains(
+        "wodclock.yaml:14:5: warning: max_current_ma (5000 mA) does not cover the 8192 mA the "
+          + "8192 LEDs of a 128x64 panel draw idle"), "\(big.error)")
+    #expect(big.error.contains("hint: a 128x64 panel needs max_current_ma: 16384 or more"))
+    #expect(try check(config(device: "/dev/null", width: 128, height: 64, budget: 0)).error.isEmpty)
+  }
+
+  /// The frames a daemon running the EMOM on `config`'s matrix sends, once at least three came.
+  func framesOfARunningWorkout(_ daemon: DaemonHarness, _ terminal: PseudoTerminal) throws
+    -> [[UInt8]]
+  {
+    try daemon.start()
+    #expect(try daemon.ctl(["start"]).status == 0)
+    var bytes: [UInt8] = []
+    var frames: [[UInt8]] = []
+    _ = try eventually {
+      frames = try adalightFrames(terminal, &bytes, ledCount: 64 * 32)
+      return frames.count >= 3
+    }
+    return frames
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func theDefaultBudgetLightsA64x32Panel() throws {
+    let terminal = try PseudoTerminal.open()
+    defer { try? terminal.close() }
+    try terminal.primary.setNonBlocking()
+    let daemon = try DaemonHarness(config: config(device: terminal.secondaryPath))
+    let frames = try framesOfARunningWorkout(daemon, terminal)
+    #expect(frames.count >= 3, "log:\n\(daemon.log)")
+    #expect(frames.allSatisfy { $0.contains { $0 != 0 } }, "a dark frame; log:\n\(daemon.log)")
+    #expect(!daemon.log.contains("LED budget too small"), "\(daemon.log)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aBudgetTheIdleDrawUsesUpDimsThePictureAndSaysSo() throws {
+    let terminal = try PseudoTerminal.open()
+    defer { try? terminal.close() }
+    try terminal.primary.setNonBlocking()
+    let daemon = try DaemonHarness(config: config(device: terminal.secondaryPath, budget: 1_000))
+    let frames = try framesOfARunningWorkout(daemon, terminal)
+    #expect(frames.count >= 3, "log:\n\(daemon.log)")
+    // Every frame lit, none brighter than the lowest visible level.
+    #expect(frames.allSatisfy { $0.contains { $0 != 0 } }, "a dark frame; log:\n\(daemon.log)")
+    #expect(frames.allSatisfy { ($0.max() ?? 0) <= OutputPipeline.lowestVisibleLevel })
+    // Said once, with what the panel needs.
+    let warnings = daemon.log.split(separator: "\n").filter {
+      $0.contains("LED budget too small for the picture")
+    }
+    #expect(warnings.count == 1, "\(daemon.log)")
+    #expect(
+      warnings.first?.contains("plugin=wall max_current_ma=1000 idle_ma=2048 estimated_ma=")
+        == true, "\(daemon.log)")
+    #expect(warnings.first?.hasSuffix("needs_ma=4096") == true, "\(daemon.log)")
   }
 }

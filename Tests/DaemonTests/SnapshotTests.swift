@@ -113,9 +113,10 @@ import WorkoutCore
   }
 
   @Test(.timeLimit(.minutes(1)))
-  func aMatrixThatWentAwayGivesItsLastPictureWithAWarning() throws {
+  func aMatrixThatWentAwayGivesTheLastPictureItGotWithAWarning() throws {
     var terminal: PseudoTerminal? = try PseudoTerminal.open()
     defer { try? terminal?.close() }
+    try terminal?.primary.setNonBlocking()
     // Named through a link, like /dev/serial/by-id/…, that goes with the device: retries after
     // the unplug must not open a pty that another test got under the freed number.
     let directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-snapshot-")
@@ -127,14 +128,27 @@ import WorkoutCore
     _ = symlink(try #require(terminal).secondaryPath, link)
     let daemon = try DaemonHarness(config: matrixConfig(device: link))
     try daemon.start()
+    // A finished workout: a still picture, resent as keep-alives.
+    #expect(try daemon.ctl(["start"]).status == 0)
+    #expect(try daemon.ctl(["finish"]).status == 0)
+    var bytes: [UInt8] = []
+    func frames() throws -> [[UInt8]] {
+      try adalightFrames(try #require(terminal), &bytes, ledCount: 32 * 16)
+    }
+    let before = try frames().count
+    #expect(try eventually { try frames().count > before + 1 }, "log:\n\(daemon.log)")
+    let got = try #require(try frames().last)
     let file = daemon.directory + "/wall.png"
-    #expect(try eventually { try daemon.ctl(["snapshot", "--png", file]).status == 0 })
     let connected = try daemon.ctl(["snapshot", "--png", file])
+    #expect(connected.status == 0, "\(connected.error)")
     #expect(!connected.error.contains("warning"))
-    // Unplugged: the keep-alive finds the port gone within a second or so.
+    #expect(try PNGDecoder.decode(try FileSystem.readFile(file)).rgb == got)
+    // Unplugged, and at once the picture changes: the send of the idle screen fails (or a
+    // keep-alive before it), and the snapshot stays the picture that reached the controller.
     try terminal?.close()
     terminal = nil
     _ = unlink(link)
+    #expect(try daemon.ctl(["reset"]).status == 0)
     var away = connected
     let warned = try eventually {
       away = try daemon.ctl(["snapshot", "--png", file])
@@ -142,8 +156,10 @@ import WorkoutCore
     }
     #expect(warned, "\(away.error); log:\n\(daemon.log)")
     #expect(away.status == 0)
-    #expect(away.error.contains("this is the last picture it was sent"))
-    #expect(try PNGDecoder.decode(try FileSystem.readFile(file)).width == 32)
+    #expect(away.error.contains("this is the last picture it was sent before it went away"))
+    let picture = try PNGDecoder.decode(try FileSystem.readFile(file))
+    #expect(picture.width == 32 && picture.height == 16)
+    #expect(picture.rgb == got, "not the last picture the controller got")
   }
 
   @Test(.timeLimit(.minutes(1)))
@@ -152,7 +168,7 @@ import WorkoutCore
     try daemon.start()
     let result = try daemon.ctl(["snapshot", "--png", daemon.directory + "/wall.png"])
     #expect(result.status == 1)
-    #expect(result.error.contains("LED matrix 'wall' has not drawn a picture yet"))
+    #expect(result.error.contains("LED matrix 'wall' has not been sent a picture yet"))
     #expect(!FileSystem.fileExists(daemon.directory + "/wall.png"))
     // A preview needs no matrix.
     let preview = try daemon.ctl(["snapshot", "--size", "32x16", "--png", "-"])

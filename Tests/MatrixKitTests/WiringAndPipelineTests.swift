@@ -100,10 +100,74 @@ import WorkoutCore
     let estimate = capped.estimatedMilliamps(bytes)
     #expect(estimate <= 60_000)
     #expect(estimate > 54_000)
+    #expect(capped.channels(buffer, wiring: wiring, brightnessPercent: 100).budget == .scaledDown)
     // A dark frame is not touched: the cap only ever scales down.
     let dark = Framebuffer(
       width: 128, height: 64, fill: DesignTokens.standard.color(for: .background))
     #expect(capped.bytes(dark, wiring: wiring, brightnessPercent: 100).allSatisfy { $0 == 0 })
+    #expect(capped.channels(dark, wiring: wiring, brightnessPercent: 100).budget == .withinBudget)
+  }
+
+  @Test func theModelCountsTheIdleDrawOfEveryLEDAndTwentyMilliampsAColour() {
+    let model = OutputPipeline(gamma: 1)
+    // One white LED: 3 × 20 mA at full and 1 mA idle; one dark LED: its idle draw alone.
+    #expect(model.estimatedMilliamps([255, 255, 255]) == 61)
+    #expect(model.estimatedMilliamps([0, 0, 0]) == 1)
+    #expect(model.idleMilliamps(ledCount: 64 * 32) == 2048)
+    #expect(model.neededMilliamps(ledCount: 64 * 32) == 4096)
+    #expect(model.neededMilliamps(ledCount: 128 * 64) == 16384)
+  }
+
+  /// A running EMOM on a 64×32 panel, as the matrix output draws it.
+  func runningWorkout() throws -> Framebuffer {
+    let snapshot = try #require(GoldenImageTests.scenes().first { $0.0 == "emom-running" }).1
+    return MatrixRenderer(width: 64, height: 32).render(
+      snapshot, timeOfDay: GoldenImageTests.morning, milliseconds: 0)
+  }
+
+  @Test(arguments: [1_000, 2_000, 2_048, 2_100])
+  func aBudgetTooSmallForThePictureHoldsItAtTheLowestVisibleLevel(limit: Int) throws {
+    // 2,048 LEDs idle at 2,048 mA: the budget leaves nothing (or next to nothing) to light them.
+    let picture = try runningWorkout()
+    let wiring = try WiringMap(width: 64, height: 32)
+    let uncapped = OutputPipeline().bytes(picture, wiring: wiring, brightnessPercent: 100)
+    let capped = OutputPipeline(currentLimitMilliamps: limit)
+    let bytes = capped.bytes(picture, wiring: wiring, brightnessPercent: 100)
+    #expect(bytes.contains { $0 != 0 }, "a picture scaled to black")
+    #expect(bytes.max() == OutputPipeline.lowestVisibleLevel)
+    // Dimmed, never lit where the picture is dark.
+    #expect(zip(bytes, uncapped).allSatisfy { $0 <= $1 && ($1 != 0 || $0 == 0) })
+    guard
+      case .heldAtLowestVisibleLevel(let estimate) = capped.channels(
+        picture, wiring: wiring, brightnessPercent: 100
+      ).budget
+    else {
+      Issue.record("the frame is not reported as held at the lowest visible level")
+      return
+    }
+    #expect(estimate > limit)
+    #expect(Double(estimate) >= capped.estimatedMilliamps(bytes))
+  }
+
+  @Test func aPictureDimmerThanTheLowestVisibleLevelIsLeftAsItIs() throws {
+    let picture = try runningWorkout()
+    let wiring = try WiringMap(width: 64, height: 32)
+    // Two percent brightness without gamma: the brightest channel is 4.
+    let uncapped = OutputPipeline(gamma: 1).bytes(picture, wiring: wiring, brightnessPercent: 2)
+    #expect(uncapped.max() == 4)
+    let capped = OutputPipeline(gamma: 1, currentLimitMilliamps: 1_000)
+    #expect(capped.bytes(picture, wiring: wiring, brightnessPercent: 2) == uncapped)
+  }
+
+  @Test func aBudgetWithRoomScalesThePictureAboveTheLowestLevel() throws {
+    // 5,000 mA: about 3 A left for a picture that takes about 11 A at full.
+    let picture = try runningWorkout()
+    let wiring = try WiringMap(width: 64, height: 32)
+    let capped = OutputPipeline(currentLimitMilliamps: 5_000)
+    let (bytes, budget) = capped.channels(picture, wiring: wiring, brightnessPercent: 100)
+    #expect(budget == .scaledDown)
+    #expect(capped.estimatedMilliamps(bytes) <= 5_000)
+    #expect(try #require(bytes.max()) > 4 * OutputPipeline.lowestVisibleLevel)
   }
 
   @Test func theWiringOrderIsApplied() throws {

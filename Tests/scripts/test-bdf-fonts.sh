@@ -18,7 +18,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/fonts"
 
-# A config whose matrix draws in font $1 (relative to the config's directory) on a $2x$3 panel.
+# A config whose matrix draws in font $1 (relative to the config's directory) on a $2x$3 panel,
+# with a current budget that lights a 128x64 one (the default warns there).
 config() {
   cat > "$work/wodclock.yaml" <<YAML
 presets:
@@ -32,6 +33,7 @@ outputs:
     width: $2
     height: $3
     font: $1
+    max_current_ma: 20000
 YAML
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `wodclockctl snapshot`: the picture the daemon sends, enlarged into LED dots and written as a
+// `wodclockctl snapshot`: the picture the daemon sent, enlarged into LED dots and written as a
 // PNG by the client itself: the daemon may run as another user, and FILE is meant relative to
 // where the command is typed.
 
@@ -27,8 +27,9 @@ enum SnapshotCommand {
   static let synopsis = "--png FILE [--output ID] [--size WxH] [--scale N]"
   static let details = """
     Writes what the LED matrix shows now as a PNG: the picture a serial-matrix or ddp-matrix
-    output last drew (the first one in the config, or the one --output names), before
-    brightness and gamma. With --size, or when no matrix output is configured, the daemon draws
+    output last sent (the first one in the config, or the one --output names), before
+    brightness, gamma and the current cap; while its controller is unplugged, the last picture
+    that reached it. With --size, or when no matrix output is configured, the daemon draws
     a preview instead: what a matrix of that size would show now (64x32 when no size is given),
     in the font of the first matrix output, so layouts can be seen without hardware.
 
@@ -204,7 +205,7 @@ enum SnapshotCommand {
     if let output, reply["connected"]?.boolValue == false {
       StandardError.writeLine(
         "wodclockctl: warning: LED matrix '\(output)' is not connected; this is the last picture "
-          + "it was sent")
+          + "it was sent before it went away")
     }
     guard let file = options.file else { return ControlClientMain.ExitCode.ok }
     let dots = LEDDots.render(picture, scale: options.scale, gap: gapColor)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The answer to the control socket's `snapshot`: the picture a matrix output last drew, or a
+// The answer to the control socket's `snapshot`: the picture a matrix output last sent, or a
 // preview of what a matrix would show now (see ControlProtocol.swift for the reply's members).
 
 import JSONKit
@@ -37,8 +37,9 @@ enum SnapshotReply {
           id: id,
           ControlFailure(
             "no_picture",
-            "LED matrix '\(chosen.id)' has not drawn a picture yet (its controller has not been "
-              + "connected since the daemon started); a size gives a preview instead"))
+            "LED matrix '\(chosen.id)' has not been sent a picture yet (its controller has not "
+              + "been connected since the daemon started, or is within its startup_delay); a size "
+              + "gives a preview instead"))
       }
       picture = shown
       members = [

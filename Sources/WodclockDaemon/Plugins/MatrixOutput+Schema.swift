@@ -31,8 +31,9 @@ extension MatrixOutput {
       "max_brightness", .percentage, default: .percentage(100),
       "scales the design tokens' day and night levels"),
     SettingSpec(
-      "max_current_ma", .integer(0...200_000), default: .integer(2_000),
-      "the 5 V supply's budget for the LEDs (about 60 mA per white LED); 0: no limit"),
+      "max_current_ma", .integer(0...200_000), default: .integer(defaultCurrentLimitMilliamps),
+      "the 5 V supply's budget for the LEDs, estimated at 1 mA per LED idle and 20 mA per colour "
+        + "at full (61 mA a white LED); 0: no limit"),
     SettingSpec(
       "keepalive", .duration(.milliseconds(100)...(.seconds(60))), default: .duration(.seconds(1)),
       "resend an unchanged picture this often (WLED leaves live mode after 2.5 s)"),
@@ -41,6 +42,10 @@ extension MatrixOutput {
       "a BDF font for the words and counters (rpi-rgb-led-matrix's fonts, X11's 5x8, 6x10 …), "
         + "relative to this file's directory; empty: the built-in 5-row font"),
   ]
+
+  /// A 5 V 5 A supply: a 64×32 panel idles at 2,048 mA by the current model, which leaves it
+  /// about 3 A for the picture.
+  static let defaultCurrentLimitMilliamps = 5_000
 
   private static func checkCommon(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
     let width = settings.integer("width") ?? 1
@@ -67,6 +72,30 @@ extension MatrixOutput {
       }
     }
     checkFont(settings, width: width, height: height, &bag)
+    checkCurrentLimit(settings, ledCount: width * height, &bag)
+  }
+
+  /// A budget the LEDs' idle draw alone uses up cannot light anything: the output then shows
+  /// the picture at its lowest visible level, over the budget (see OutputPipeline). Said here,
+  /// with the budget the panel needs.
+  private static func checkCurrentLimit(
+    _ settings: PluginSettings, ledCount: Int, _ bag: inout DiagnosticBag
+  ) {
+    guard let limit = settings.integer("max_current_ma"), limit > 0,
+      let range = settings.locations["max_current_ma"]
+    else { return }
+    // The current model alone: no gamma table is needed.
+    let model = OutputPipeline(gamma: 1)
+    let idle = model.idleMilliamps(ledCount: ledCount)
+    guard limit <= idle else { return }
+    let size = "\(settings.integer("width") ?? 1)x\(settings.integer("height") ?? 1)"
+    bag.warning(
+      "max_current_ma (\(limit) mA) does not cover the \(idle) mA the \(ledCount) LEDs of a "
+        + "\(size) panel draw idle (1 mA each): the picture is shown at its lowest visible "
+        + "level, over the budget", at: range,
+      hint: "a \(size) panel needs max_current_ma: \(model.neededMilliamps(ledCount: ledCount)) "
+        + "or more (its idle draw, and as much again for the picture), from a supply that "
+        + "delivers it; 0 sets no limit")
   }
 
   /// The font file is read and parsed here, so --check-config and a reload find a missing or

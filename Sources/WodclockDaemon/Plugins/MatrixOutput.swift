@@ -29,9 +29,14 @@ public final class MatrixOutput: OutputPlugin {
   private let fontSource: MatrixFont.Source?
   /// The font as loaded (the renderer draws with the built-in one where it does not fit).
   private(set) var captionFont: CaptionFont
-  /// The picture last drawn (`wodclockctl snapshot` shows it), and whether one was.
-  private(set) var buffer: Framebuffer
-  private(set) var hasDrawn = false
+  /// The picture being drawn for the next send.
+  private var buffer: Framebuffer
+  /// The picture of the last frame handed to the controller (`wodclockctl snapshot` shows it),
+  /// nil before the first. Swapped with `buffer` after each send, so neither is ever copied: a
+  /// picture drawn for a send that failed never takes its place.
+  private(set) var sentPicture: Framebuffer?
+  /// The budget was too small for a picture since the start, and the log said so.
+  private var warnedAboutBudget = false
   private var context: PluginContext?
 
   private var transport: (any MatrixTransport)?
@@ -127,6 +132,7 @@ public final class MatrixOutput: OutputPlugin {
 
   public func start(_ context: PluginContext) throws {
     self.context = context
+    warnedAboutBudget = false
     retryAt = nil
     backoff = Self.minimumBackoff
     announced = false
@@ -202,16 +208,19 @@ public final class MatrixOutput: OutputPlugin {
       (snapshot, civil) = ahead
     }
     MatrixPicture.draw(snapshot, civilTime: civil, frame: frame, renderer: &renderer, into: &buffer)
-    hasDrawn = true
     let time = TimeOfDay(hour: civil.hour, minute: civil.minute, second: civil.second)
     let level = frame.tokens.brightness(atMinuteOfDay: time.minuteOfDay) * maxBrightness / 100
-    let channels = pipeline.bytes(buffer, wiring: wiring, brightnessPercent: level)
+    let (channels, budget) = pipeline.channels(buffer, wiring: wiring, brightnessPercent: level)
+    if case .heldAtLowestVisibleLevel(let estimate) = budget { warnBudgetTooSmall(estimate) }
     do {
       if channels != lastSent || now - lastSentAt >= keepAlive {
         try transport.send(channels)
         lastSent = channels
         lastSentAt = now
         flushPending = true
+        // What the controller got. The old picture becomes the next one's canvas (the renderer
+        // paints every pixel).
+        if sentPicture == nil { sentPicture = buffer } else { swap(&buffer, &sentPicture!) }
       } else if flushPending {
         flushPending = !(try transport.flush())
       }
@@ -219,6 +228,23 @@ public final class MatrixOutput: OutputPlugin {
     } catch let error as DeviceGoneError {
       lost(error, at: now)
     }
+  }
+
+  /// A picture the budget could not show is held at the lowest visible level (never black):
+  /// said once a start, with what the panel would need.
+  private func warnBudgetTooSmall(_ estimate: Int) {
+    guard !warnedAboutBudget else { return }
+    warnedAboutBudget = true
+    context?.log(
+      .warning,
+      "LED budget too small for the picture; showing it at the lowest visible level, over the "
+        + "budget",
+      [
+        ("max_current_ma", "\(pipeline.currentLimitMilliamps ?? 0)"),
+        ("idle_ma", "\(pipeline.idleMilliamps(ledCount: wiring.ledCount))"),
+        ("estimated_ma", "\(estimate)"),
+        ("needs_ma", "\(pipeline.neededMilliamps(ledCount: wiring.ledCount))"),
+      ])
   }
 
   /// The controller went away: said once, then retried soon (a replug quicker than this

@@ -39,6 +39,8 @@ enum MatrixPicture {
 }
 
 extension MatrixOutput {
-  /// The picture last drawn for the LEDs, before brightness and gamma: nil before the first.
-  var shownPicture: Framebuffer? { hasDrawn ? buffer : nil }
+  /// The picture of the last frame the controller was sent, before brightness, gamma and the
+  /// current cap: nil before the first. While the controller is away it stays the last one that
+  /// reached it, not the one drawn for the send that failed.
+  var shownPicture: Framebuffer? { sentPicture }
 }
