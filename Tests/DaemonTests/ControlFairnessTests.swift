@@ -8,6 +8,82 @@ import JSONKit
 import Testing
 
 @Suite(.serialized) struct ControlFairnessTests {
+  /// `count` status requests with the ids 0, 1, 2, ... as one block of bytes.
+  private func statusBatch(_ count: Int) -> [UInt8] {
+    var batch: [UInt8] = []
+    for id in 0..<count { batch += Array("{\"cmd\":\"status\",\"id\":\(id)}\n".utf8) }
+    return batch
+  }
+
+  @Test func aPipelinedBatchGetsEveryReplyInOrderWhileOthersAreServed() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    let count = 10_000
+    let batch = statusBatch(count)
+    var busy = try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 2_000)
+    defer { try? busy.close() }
+    // The batch goes out as far as the socket takes it, and nothing is read yet: its replies
+    // (5 MB) cannot all be answered meanwhile, so the batch is still being served while another
+    // client starts the workout and asks how it goes, three wake-ups at least, each answered.
+    let sent = try busy.sendWithoutWaiting(batch)
+    for command: JSONValue in ["start", "status", "status"] {
+      #expect(try daemon.request(["cmd": command])["ok"] == true)
+    }
+
+    var lines: [String] = []
+    try busy.send(batch[sent...], readingLinesInto: &lines, timeoutMilliseconds: 60_000)
+    while lines.count < count, let line = try busy.readLine(timeoutMilliseconds: 10_000) {
+      lines.append(line)
+    }
+    let replies = lines.compactMap { try? JSONValue.parse($0) }
+    #expect(replies.count == count)
+    #expect(replies.map { $0["id"]?.intValue } == (0..<count).map { Int64($0) })
+    #expect(replies.allSatisfy { $0["ok"] == true })
+    // The start landed inside the batch: idle before it, running after it to the last reply.
+    let states = replies.map { $0["status"]?["state"]?.stringValue ?? "" }
+    let firstRunning = states.firstIndex(of: "running") ?? states.endIndex
+    #expect(states[..<firstRunning].allSatisfy { $0 == "idle" })
+    #expect(states.last == "running")
+    #expect(states[firstRunning...].allSatisfy { $0 == "running" })
+  }
+
+  @Test func aClientReadingItsRepliesSlowlyIsNotDroppedAsSilent() throws {
+    let daemon = try DaemonHarness(config: testConfig + "\ndaemon:\n  client_timeout: 2s\n")
+    try daemon.start()
+    let count = 1_500
+    var client = try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 2_000)
+    defer { try? client.close() }
+    try client.send(statusBatch(count), timeoutMilliseconds: 5_000)
+    // Reading takes longer than the timeout in all, with pauses well under it: the client is
+    // being served all along.
+    var received = 0
+    while received < count, try client.readLine(timeoutMilliseconds: 5_000) != nil {
+      received += 1
+      if received % 150 == 0 { pause(milliseconds: 300) }
+    }
+    #expect(received == count)
+  }
+
+  @Test func aReplyTooLongToQueueIsAnsweredWithAnError() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    // Seven hundred workouts of a preset with a long name in the history: 0.9 MB as one reply.
+    let preset = String(repeating: "x", count: 1_200)
+    let entry =
+      "{\"preset\":\"\(preset)\",\"mode\":\"emom\",\"started_at\":1700000000,"
+      + "\"ended_at\":1700000600,\"active_s\":600,\"outcome\":\"completed\",\"rounds\":6,"
+      + "\"laps\":0}\n"
+    try FileSystem.makeDirectories(daemon.stateDirectory)
+    try FileSystem.writeFileAtomically(
+      daemon.stateDirectory + "/history.jsonl", text: String(repeating: entry, count: 700))
+    try daemon.start()
+    let reply = try daemon.request(["cmd": "history", "limit": 10_000, "id": 3])
+    #expect(reply["error"]?["code"]?.stringValue == "too_large")
+    #expect(reply["id"]?.intValue == 3)
+    // Asked for less, the daemon answers.
+    #expect(
+      try daemon.request(["cmd": "history", "limit": 10])["history"]?.arrayValue?.count == 10)
+  }
+
   @Test func statsCountAWakeUpThatCameLate() throws {
     let daemon = try DaemonHarness(config: testConfig)
     try daemon.start()

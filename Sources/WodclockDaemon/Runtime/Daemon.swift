@@ -198,6 +198,7 @@ public final class Daemon {
         try timer.arm(at: wakeUp)
         try poller.wait(timeoutMilliseconds: nil, into: &readyEvents)
         for event in readyEvents { dispatch(event) }
+        server?.serve(now: MonotonicClock.now()) { request in respond(to: request) }
       } catch {
         logger.error("event loop failed", [("error", "\(error)")])
         stopping = true
@@ -217,7 +218,7 @@ public final class Daemon {
     case Self.signalToken:
       while let delivery = try? signals.next() { handleSignal(delivery.signal) }
     case let token where server?.owns(token) == true:
-      server?.handle(event, now: now) { request in respond(to: request) }
+      server?.handle(event, now: now)
     case let token where token >= Self.outputTokenBase:
       handleOutput(token: token, at: now)
     default:
@@ -823,7 +824,7 @@ public final class Daemon {
       }
     }
     consider(message?.until)
-    consider(server?.nextWakeUp())
+    consider(server?.nextWakeUp(after: now))
     if watchdogInterval != nil { consider(nextWatchdogPing) }
     // The time of day changes every second; only wake for it while it is shown.
     if host.showsTimeOfDay(idleShowsClock: configuration.clock.idle == .clock) {
