@@ -8,11 +8,25 @@ import JSONKit
 import Testing
 
 @Suite(.serialized) struct ControlFairnessTests {
+  /// How many clients the daemon serves at once.
+  private let maximumClients = 64
+
   /// `count` status requests with the ids 0, 1, 2, ... as one block of bytes.
   private func statusBatch(_ count: Int) -> [UInt8] {
     var batch: [UInt8] = []
     for id in 0..<count { batch += Array("{\"cmd\":\"status\",\"id\":\(id)}\n".utf8) }
     return batch
+  }
+
+  /// Connects and has one request answered, so the client is in the daemon's table.
+  private func connectedClient(_ daemon: DaemonHarness, _ request: String) throws -> UnixClient {
+    var client = try UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 2_000)
+    try client.send(request + "\n", timeoutMilliseconds: 1_000)
+    let reply = try client.readLine(timeoutMilliseconds: 5_000).map { try JSONValue.parse($0) }
+    guard reply?["ok"] == true else {
+      throw HarnessError("\(request) was not answered: \(String(describing: reply))")
+    }
+    return client
   }
 
   @Test func aPipelinedBatchGetsEveryReplyInOrderWhileOthersAreServed() throws {
@@ -82,6 +96,26 @@ import Testing
     // Asked for less, the daemon answers.
     #expect(
       try daemon.request(["cmd": "history", "limit": 10])["history"]?.arrayValue?.count == 10)
+  }
+
+  @Test func aFullTableMakesRoomByClosingTheLongestIdleClient() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    var idle: [UnixClient] = []
+    defer { for client in idle { try? client.close() } }
+    for _ in 0..<maximumClients {
+      idle.append(try connectedClient(daemon, "{\"cmd\":\"version\"}"))
+    }
+    let status = try daemon.ctl(["status"])
+    #expect(status.status == 0, "\(status.error)")
+    // The longest idle client, the first, is told why before the daemon closes it.
+    let farewell = try idle[0].readLine(timeoutMilliseconds: 5_000).map { try JSONValue.parse($0) }
+    #expect(farewell?["error"]?["code"]?.stringValue == "evicted")
+    #expect(try idle[0].readLine(timeoutMilliseconds: 5_000) == nil)
+    // The others are still served.
+    try idle[1].send("{\"cmd\":\"version\"}\n", timeoutMilliseconds: 1_000)
+    let reply = try idle[1].readLine(timeoutMilliseconds: 5_000).map { try JSONValue.parse($0) }
+    #expect(reply?["ok"] == true)
   }
 
   @Test func statsCountAWakeUpThatCameLate() throws {

@@ -52,7 +52,9 @@ final class ControlServer {
     }
   }
 
-  /// More simultaneous clients than this are answered `too_many_clients` and closed.
+  /// Clients served at once. A new one past this closes the longest idle client that has not
+  /// subscribed (`evicted`); when every client is subscribed or waiting for a turn, the new one
+  /// is refused (`too_many_clients`).
   static let maximumClients = 64
   /// Requests answered for one client in one turn.
   static let requestsPerTurn = 8
@@ -180,12 +182,14 @@ final class ControlServer {
       guard let connection else { return }
       // Clients that hung up in the same moment may not have been read yet: they do not count.
       if clients.count >= Self.maximumClients { dropHungUpClients() }
+      if clients.count >= Self.maximumClients { evictLongestIdle(now: now) }
       if clients.count >= Self.maximumClients {
         let reply = ControlProtocol.failure(
           id: nil,
           ControlFailure(
             "too_many_clients",
-            "the daemon serves \(Self.maximumClients) clients at most"))
+            "the daemon serves \(Self.maximumClients) clients at most, and every one is"
+              + " subscribed or waiting for an answer"))
         _ = try? connection.write(reply.serializedBytes() + [0x0A])
         try? connection.close()
         continue
@@ -206,6 +210,34 @@ final class ControlServer {
       clients[token] = Client(connection: connection, lastActivity: now)
       queueForTurn(token)
     }
+  }
+
+  /// Closes the client idle longest among those not subscribed and not waiting for a turn,
+  /// after a last line that says why.
+  private func evictLongestIdle(now: Int64) {
+    let candidates = clients.filter { !$0.value.subscribed && !$0.value.queued }
+    guard
+      let (token, client) = candidates.min(by: { $0.value.lastActivity < $1.value.lastActivity })
+        .map({ ($0.key, $0.value) })
+    else { return }
+    logger.info(
+      "control client closed to make room for a new one",
+      [
+        ("client", String(token - tokenBase)),
+        ("idle_s", String((now - client.lastActivity) / 1_000_000_000)),
+      ])
+    // After what it is still owed, when the socket takes all of that now.
+    flush(token, client)
+    if clients[token] != nil && client.output.isEmpty {
+      let farewell = ControlProtocol.failure(
+        id: nil,
+        ControlFailure(
+          "evicted",
+          "the daemon serves \(Self.maximumClients) clients at most and closed this one, idle"
+            + " the longest, to make room for a new one"))
+      _ = try? client.connection.write(farewell.serializedBytes() + [0x0A])
+    }
+    drop(token)
   }
 
   private func queueForTurn(_ token: UInt64) {
