@@ -118,6 +118,89 @@ import Testing
     #expect(reply?["ok"] == true)
   }
 
+  @Test func wodclockctlSaysWhyWhenEveryClientIsSubscribed() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    var watchers: [UnixClient] = []
+    defer { for client in watchers { try? client.close() } }
+    for _ in 0..<maximumClients {
+      watchers.append(try connectedClient(daemon, "{\"cmd\":\"subscribe\"}"))
+    }
+    // Subscribers are never closed to make room: a new client is refused, and told why.
+    let refused = try daemon.ctl(["status"])
+    #expect(refused.status == 75)
+    #expect(refused.error.contains("the daemon closed this connection: too many clients"))
+    #expect(refused.error.contains("hint: try again"))
+  }
+
+  @Test func wodclockctlSaysWhyWhenTheDaemonDoesNotAnswer() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    try daemon.signal(Signal(rawValue: SIGSTOP))
+    defer { try? daemon.signal(Signal(rawValue: SIGCONT)) }
+    // A stopped daemon still has its connections queued by the kernel, but answers nothing.
+    let silent = try daemon.ctl(["status"])
+    #expect(silent.status == 75)
+    #expect(silent.error.contains("the daemon did not answer within 5 s"))
+    // Once that queue is full, a connection is not even accepted.
+    var queued: [UnixClient] = []
+    defer { for client in queued { try? client.close() } }
+    while let client = try? UnixClient.connect(path: daemon.socketPath, timeoutMilliseconds: 100),
+      queued.count < 1_000
+    {
+      queued.append(client)
+    }
+    let unaccepted = try daemon.ctl(["status"])
+    #expect(unaccepted.status == 75)
+    #expect(unaccepted.error.contains("the daemon did not accept the connection within 2 s"))
+  }
+
+  /// Runs wodclockctl against a socket this test serves: `serve` gets the connection once the
+  /// request has arrived, and the connection is closed after it.
+  private func ctlAgainstStandIn(
+    _ arguments: [String], serve: (UnixConnection) throws -> Void
+  ) throws -> (status: Int32, error: String) {
+    let scratch = try DaemonHarness(config: testConfig)
+    let listener = try UnixListener(path: scratch.socketPath)
+    defer { try? listener.close() }
+    let child = try Subprocess.spawn(
+      executable: binaryDirectory + "/wodclockctl",
+      arguments: ["--socket", listener.path] + arguments, environment: ["PATH=/usr/bin:/bin"],
+      standardInput: .nullDevice, standardOutput: .pipe, standardError: .pipe)
+    let poller = try EventPoller()
+    defer { try? poller.close() }
+    try poller.register(listener.fileDescriptor, token: 1)
+    _ = try poller.wait(timeoutMilliseconds: 5_000)
+    let connection = try #require(try listener.accept())
+    try poller.register(connection.fileDescriptor, token: 2)
+    var request: [UInt8] = []
+    while !request.contains(0x0A) {
+      _ = try poller.wait(timeoutMilliseconds: 5_000)
+      if case .endOfFile = try connection.read(appendingTo: &request) { break }
+    }
+    try serve(connection)
+    try connection.close()
+    let result = try collect(child)
+    return (result.status, result.error)
+  }
+
+  @Test func wodclockctlSaysWhatHappenedWhenTheDaemonClosesTheConnection() throws {
+    let evicted = try ctlAgainstStandIn(["status"]) { connection in
+      let line =
+        "{\"v\":1,\"ok\":false,\"error\":{\"code\":\"evicted\",\"message\":\"this connection was idle longest\"}}\n"
+      _ = try connection.write(Array(line.utf8))
+    }
+    #expect(evicted.status == 75)
+    #expect(
+      evicted.error.contains(
+        "the daemon closed this connection: too many clients (this connection was idle longest)"))
+
+    let closed = try ctlAgainstStandIn(["status"]) { _ in }
+    #expect(closed.status == 69)
+    #expect(closed.error.contains("the daemon closed the connection without answering"))
+    #expect(closed.error.contains("hint: "))
+  }
+
   @Test func statsCountAWakeUpThatCameLate() throws {
     let daemon = try DaemonHarness(config: testConfig)
     try daemon.start()
