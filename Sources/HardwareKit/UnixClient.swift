@@ -95,6 +95,52 @@ public struct UnixClient: Sendable {
     try send(Array(text.utf8), timeoutMilliseconds: timeoutMilliseconds)
   }
 
+  /// Sends as much of `bytes` as the socket buffer takes now, without waiting.
+  /// - Returns: how many bytes went out; 0 when the buffer is full.
+  ///
+  /// The corresponding C function is `send`.
+  public func sendWithoutWaiting(_ bytes: some Collection<UInt8>) throws(SystemError) -> Int {
+    let result: FileDescriptor.WriteResult
+    do {
+      result = try sendSome(fileDescriptor, Array(bytes))
+    } catch {
+      throw SystemError(operation: "send", path: path, errno: error.errno)
+    }
+    switch result {
+    case .written(let count): return count
+    case .wouldBlock: return 0
+    }
+  }
+
+  /// Sends all of `bytes` and, while the socket buffer is full, reads the lines that arrive,
+  /// appending them to `lines`: how a client pipelines many requests. A server that stops
+  /// reading a client which does not read its replies (wodclockd does) would otherwise leave
+  /// both sides waiting for each other. Lines still arriving afterwards are for `readLine`.
+  /// - Throws: `SystemError` with `ETIMEDOUT` when it is not all sent in time.
+  ///
+  /// The corresponding C functions are `send`, `poll` and `read`.
+  public mutating func send(
+    _ bytes: some Collection<UInt8>, readingLinesInto lines: inout [String],
+    timeoutMilliseconds: Int
+  ) throws(SystemError) {
+    let deadline = MonotonicClock.now() + Int64(timeoutMilliseconds) * 1_000_000
+    var rest = Array(bytes)[...]
+    while !rest.isEmpty {
+      let count = try sendWithoutWaiting(rest)
+      rest = rest.dropFirst(count)
+      if count > 0 { continue }
+      try Self.waitFor(
+        Int16(POLLOUT | POLLIN), fileDescriptor, until: deadline, operation: "send", path: path)
+      // A reply, room to send, or the end of the stream (which the next send reports).
+      do {
+        _ = try fileDescriptor.read(appendingTo: &pending)
+      } catch {
+        throw SystemError(operation: "read", path: path, errno: error.errno)
+      }
+      while let line = takeLine() { lines.append(line) }
+    }
+  }
+
   /// Reads the next line, without its `\n` (and without a `\r` before it).
   /// - Returns: the line; at end of stream the unterminated rest, or `nil` if there is none.
   /// - Throws: `SystemError` with `ETIMEDOUT` when no full line arrives in time.
@@ -103,13 +149,7 @@ public struct UnixClient: Sendable {
   public mutating func readLine(timeoutMilliseconds: Int) throws(SystemError) -> String? {
     let deadline = MonotonicClock.now() + Int64(timeoutMilliseconds) * 1_000_000
     while true {
-      if let newline = pending.firstIndex(of: 0x0A) {
-        var line = pending[..<newline]
-        if line.last == 0x0D { line = line.dropLast() }
-        let text = String(decoding: line, as: UTF8.self)
-        pending.removeSubrange(...newline)
-        return text
-      }
+      if let line = takeLine() { return line }
       let result: FileDescriptor.ReadResult
       do {
         result = try fileDescriptor.read(appendingTo: &pending)
@@ -127,6 +167,16 @@ public struct UnixClient: Sendable {
           Int16(POLLIN), fileDescriptor, until: deadline, operation: "read", path: path)
       }
     }
+  }
+
+  /// Removes and returns the first complete line received, if there is one.
+  private mutating func takeLine() -> String? {
+    guard let newline = pending.firstIndex(of: 0x0A) else { return nil }
+    var line = pending[..<newline]
+    if line.last == 0x0D { line = line.dropLast() }
+    let text = String(decoding: line, as: UTF8.self)
+    pending.removeSubrange(...newline)
+    return text
   }
 
   /// Closes the connection.

@@ -95,3 +95,14 @@ func sendSome(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(SystemError)
   case .failure(let error): throw SystemError(operation: "send", errno: error)
   }
 }
+
+extension EventPoller.Interest {
+  /// Report each change once instead of for as long as it lasts (`EPOLLET`, epoll(7)): for a
+  /// connection whose owner keeps track of what it has not read or written yet. A level-triggered
+  /// stream whose peer has shut down its side, or whose owner holds off reading, would wake every
+  /// wait at once. Read until `.wouldBlock` (or remember that more may be waiting) and write until
+  /// `.wouldBlock` before relying on the next report.
+  public static var edgeTriggered: EventPoller.Interest {
+    EventPoller.Interest(rawValue: EPOLLET.rawValue)
+  }
+}

@@ -145,6 +145,11 @@ func runCapturingBytes(
   let child = try Subprocess.spawn(
     executable: executable, arguments: arguments, environment: environment,
     standardInput: .nullDevice, standardOutput: .pipe, standardError: .pipe)
+  return try collect(child)
+}
+
+/// Reads a child's standard output and error (spawned with `.pipe`) to the end and waits for it.
+func collect(_ child: Subprocess) throws -> (status: Int32, output: [UInt8], error: String) {
   var output: [UInt8] = []
   var error: [UInt8] = []
   // Read both pipes to the end; the outputs here are small, so reading one then the other

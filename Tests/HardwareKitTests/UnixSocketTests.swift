@@ -141,6 +141,23 @@ import Testing
     #expect(sawWouldBlock)
   }
 
+  @Test func anEdgeTriggeredConnectionReportsAHangUpOnce() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let listener = try UnixListener(path: scratch.file("edge.sock"))
+    defer { try? listener.close() }
+    let client = try UnixClient.connect(path: listener.path, timeoutMilliseconds: 1000)
+    let connection = try acceptOne(listener)
+    defer { try? connection.close() }
+    let poller = try EventPoller()
+    defer { try? poller.close() }
+    try poller.register(connection.fileDescriptor, token: 2, interest: [.readable, .edgeTriggered])
+    try client.close()
+    #expect(try poller.wait(timeoutMilliseconds: 1000).first?.isHangup == true)
+    // Level-triggered, the hang-up would be reported again on every wait until the close.
+    #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
+  }
+
   @Test func readLineTimesOut() throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }

@@ -14,6 +14,9 @@ public enum ControlClientMain {
     public static let usage: Int32 = 64
     /// The daemon is not running or its socket cannot be reached.
     public static let unavailable: Int32 = 69
+    /// The daemon is running but could not serve this client now (too many clients, or no
+    /// answer in time): try again.
+    public static let temporaryFailure: Int32 = 75
     /// The output file cannot be written (`snapshot --png`).
     public static let cannotCreate: Int32 = 73
     /// The daemon answered something that is not the protocol.
@@ -90,7 +93,7 @@ public enum ControlClientMain {
         --help         this help; `wodclockctl COMMAND --help` for one command
 
       exit status: 0 ok, 1 refused by the daemon, 64 bad command line, 69 daemon not running,
-      73 cannot write the output file, 76 unexpected reply
+      73 cannot write the output file, 75 daemon busy (try again), 76 unexpected reply
       """
     return text
   }
@@ -183,6 +186,10 @@ public enum ControlClientMain {
     var client: UnixClient
     do {
       client = try connect(socketPath)
+    } catch  where error.errno == .timedOut {
+      return busy(
+        "the daemon did not accept the connection within \(connectSeconds) s: its queue of new"
+          + " connections stayed full (it is stuck, or flooded with connections)")
     } catch {
       StandardError.writeLine("wodclockctl: the clock daemon is not reachable: \(error)")
       StandardError.writeLine(
@@ -194,10 +201,23 @@ public enum ControlClientMain {
     let watching = command.name == "watch"
     if watching { request["cmd"] = .string("subscribe") }
     do {
-      try client.send(JSONValue.object(request).serialized() + "\n", timeoutMilliseconds: 2_000)
-      guard let line = try client.readLine(timeoutMilliseconds: 5_000) else {
-        StandardError.writeLine("wodclockctl: the daemon closed the connection without answering")
-        return ExitCode.protocolError
+      let answer: String?
+      switch exchange(&client, JSONValue.object(request).serialized() + "\n") {
+      case .success(let line): answer = line
+      case .failure(let error) where error.errno == .timedOut:
+        return busy(
+          error.operation == "send"
+            ? "the daemon did not take the request within \(sendSeconds) s (it is stuck or overloaded)"
+            : "the daemon did not answer within \(answerSeconds) s (it is stuck or overloaded)")
+      case .failure(let error): throw error
+      }
+      guard let line = answer else {
+        StandardError.writeLine(
+          "wodclockctl: the daemon closed the connection without answering (it stopped or"
+            + " restarted, or it was just closing its socket)")
+        StandardError.writeLine(
+          "hint: `systemctl status wodclockd` shows whether it runs; then try again")
+        return ExitCode.unavailable
       }
       let reply = try JSONValue.parse(line)
       guard let ok = reply["ok"]?.boolValue else {
@@ -205,6 +225,18 @@ public enum ControlClientMain {
         return ExitCode.protocolError
       }
       if json { emit(line + "\n") }
+      if !ok, let code = reply["error"]?["code"]?.stringValue,
+        code == "evicted" || code == "too_many_clients"
+      {
+        // Said on standard error even with --json: it is about the connection, not the request.
+        let reason = reply["error"]?["message"]?.stringValue ?? code
+        StandardError.writeLine(
+          "wodclockctl: the daemon closed this connection: too many clients (\(reason))")
+        StandardError.writeLine(
+          "hint: try again; a program that keeps many connections open to the daemon keeps"
+            + " others out (`ss -xp | grep wodclockd` shows which)")
+        return ExitCode.temporaryFailure
+      }
       guard ok else {
         if !json {
           let message = reply["error"]?["message"]?.stringValue ?? line
@@ -220,6 +252,37 @@ public enum ControlClientMain {
       StandardError.writeLine("wodclockctl: \(error)")
       return ExitCode.protocolError
     }
+  }
+
+  private static let connectSeconds = 2
+  private static let sendSeconds = 2
+  private static let answerSeconds = 5
+
+  /// Sends the request and reads the first line back: the reply, or the daemon's last word
+  /// before it closed the connection (`nil` when it closed without one).
+  private static func exchange(_ client: inout UnixClient, _ request: String) -> Result<
+    String?, SystemError
+  > {
+    do throws(SystemError) {
+      do throws(SystemError) {
+        try client.send(request, timeoutMilliseconds: sendSeconds * 1_000)
+      } catch  where error.errno == .brokenPipe || error.errno == .connectionReset {
+        // Closed before the request got there: a line it sent first says why.
+      }
+      return .success(try client.readLine(timeoutMilliseconds: answerSeconds * 1_000))
+    } catch  where error.errno == .connectionReset {
+      return .success(nil)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The daemon runs but cannot serve this client now: says so, and that trying again helps.
+  private static func busy(_ what: String) -> Int32 {
+    StandardError.writeLine("wodclockctl: \(what)")
+    StandardError.writeLine(
+      "hint: try again; `journalctl -u wodclockd` shows what the daemon is doing")
+    return ExitCode.temporaryFailure
   }
 
   private static func follow(_ client: inout UnixClient, json: Bool) -> Int32 {
@@ -246,13 +309,15 @@ public enum ControlClientMain {
   }
 
   private static func connect(_ explicit: String?) throws(SystemError) -> UnixClient {
-    if let explicit { return try UnixClient.connect(path: explicit, timeoutMilliseconds: 2_000) }
+    if let explicit {
+      return try UnixClient.connect(path: explicit, timeoutMilliseconds: connectSeconds * 1_000)
+    }
     let candidates = DefaultPaths.clientSocketCandidates()
     for path in candidates where FileSystem.fileExists(path) {
-      return try UnixClient.connect(path: path, timeoutMilliseconds: 2_000)
+      return try UnixClient.connect(path: path, timeoutMilliseconds: connectSeconds * 1_000)
     }
     return try UnixClient.connect(
-      path: candidates.last ?? "/tmp/wodclockd.sock", timeoutMilliseconds: 2_000)
+      path: candidates.last ?? "/tmp/wodclockd.sock", timeoutMilliseconds: connectSeconds * 1_000)
   }
 
   /// Writes to stdout unbuffered, so `watch` piped into another program shows each line as

@@ -6,7 +6,10 @@
 // Error:    {"v": 1, "id": 7, "ok": false, "error": {"code": "unknown_preset", "message": "..."}}
 // Events after `subscribe`: {"v": 1, "event": "status", "status": {...}} and
 //                           {"v": 1, "event": "cue", "cue": {...}}
-// `v` and `id` are optional in requests; `id` is echoed back.
+// `v` and `id` are optional in requests; `id` is echoed back. Requests may be pipelined; the
+// replies come in order. Errors about the connection rather than a request, without an id:
+// `line_too_long`, `evicted` (closed to make room for a new client), `too_many_clients`; a reply
+// too long to queue is answered `too_large` (limits: ControlServer).
 // {"cmd": "mute"} toggles the sounders like the `mute` control action; {"cmd": "mute", "on": true}
 // sets it, so a script can silence the clock without reading the status first.
 //

@@ -114,8 +114,9 @@ public final class Daemon {
   private var lastBroadcastStatus: JSONValue?
   private var terminalLine: ((String) -> Void)?
   private var statusNote: String?
-  /// The engine deadline the timer is armed for, if the next wake-up is one.
-  private var armedEngineDeadline: Int64?
+  /// The engine's next deadline as the loop last went to sleep, on the monotonic clock: the
+  /// wake-up that gets to it is counted in `lateness`, whatever woke the loop.
+  private var awaitedEngineDeadline: Int64?
   private var lateness = LatenessRecorder()
   /// The `mute` action's toggle: sounders stay silent while it is set. Kept across reloads,
   /// forgotten on restart (a restarted clock is never silently mute).
@@ -190,6 +191,7 @@ public final class Daemon {
     var exitStatus: Int32 = 0
     while !stopping {
       let now = MonotonicClock.now()
+      recordLateness(at: now)
       let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
       serviceWakeUps(at: now)
       publish(cues: cues, at: now)
@@ -198,12 +200,8 @@ public final class Daemon {
         let wakeUp = nextWakeUp(after: now)
         try timer.arm(at: wakeUp)
         try poller.wait(timeoutMilliseconds: nil, into: &readyEvents)
-        if let deadline = armedEngineDeadline, deadline == wakeUp,
-          readyEvents.contains(where: { $0.token == Self.timerToken })
-        {
-          lateness.record(MonotonicClock.now() - deadline)
-        }
         for event in readyEvents { dispatch(event) }
+        server?.serve(now: MonotonicClock.now()) { request in respond(to: request) }
       } catch {
         logger.error("event loop failed", [("error", "\(error)")])
         stopping = true
@@ -224,7 +222,7 @@ public final class Daemon {
     case Self.signalToken:
       while let delivery = try? signals.next() { handleSignal(delivery.signal) }
     case let token where server?.owns(token) == true:
-      server?.handle(event, now: now) { request in respond(to: request) }
+      server?.handle(event, now: now)
     case let token where token >= Self.outputTokenBase:
       handleOutput(token: token, at: now)
     default:
@@ -252,6 +250,7 @@ public final class Daemon {
   @discardableResult
   private func perform(_ action: ControlAction, at now: Int64) -> ControlFailure? {
     let instant = timeBase.engineInstant(atMonotonic: now)
+    recordLateness(at: now)
     var cues = host.advance(to: instant)
     var failure: ControlFailure?
     switch action {
@@ -829,15 +828,26 @@ public final class Daemon {
       }
     }
     consider(message?.until)
-    consider(server?.nextWakeUp())
+    consider(server?.nextWakeUp(after: now))
     if watchdogInterval != nil { consider(nextWatchdogPing) }
     // The time of day changes every second; only wake for it while it is shown.
     if host.showsTimeOfDay(idleShowsClock: configuration.clock.idle == .clock) {
       let wall = WallClock.now()
       consider(now + (1_000_000_000 - Int64(wall.nanoseconds)))
     }
-    armedEngineDeadline = engineDeadline == best ? best : nil
+    awaitedEngineDeadline = engineDeadline
     return best
+  }
+
+  /// Counts how late the loop got to the engine deadline it was waiting for, once that is due:
+  /// measured when the engine is about to be advanced past it, so a deadline that passed during
+  /// a long wake-up (a flood of requests), an interrupted wait or a wake-up for something else
+  /// counts as late as it really was. Not when an action has moved the deadline since.
+  private func recordLateness(at now: Int64) {
+    guard let deadline = awaitedEngineDeadline, deadline <= now else { return }
+    awaitedEngineDeadline = nil
+    guard host.nextDeadline.map({ timeBase.monotonic(forEngine: $0) }) == deadline else { return }
+    lateness.record(now - deadline)
   }
 
   private func pingWatchdog(at now: Int64) {

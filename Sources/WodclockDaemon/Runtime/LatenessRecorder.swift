@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// How late the loop wakes for the engine's deadlines: the figure that says whether the clock
-// keeps time on this machine (`wodclockctl stats`, and the wake-up benchmark).
+// How late the loop gets to the engine's deadlines: the figure that says whether the clock
+// keeps time on this machine (`wodclockctl stats`, and the wake-up benchmark). Every deadline
+// the loop waited for counts once, however the loop came to it (see Daemon.recordLateness).
 
 /// The most recent wake-up latenesses, in nanoseconds, in a fixed-size ring (no growth over
 /// weeks of running).
