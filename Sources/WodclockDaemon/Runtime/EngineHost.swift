@@ -139,7 +139,9 @@ final class EngineHost {
     save(at: instant)
   }
 
-  /// Brings back a saved state (after `kill -9`, a crash or a power cut).
+  /// Brings back a saved state (after `kill -9`, a crash or a power cut). A state that cannot
+  /// be carried to today's clocks (an instant would overflow) is moved aside and the daemon
+  /// starts idle.
   func restore(
     _ saved: SavedState, bootID: String, monotonicNow: Int64, wallNow: WallClock.Instant
   ) -> RestorePlan? {
@@ -153,16 +155,31 @@ final class EngineHost {
     let plan = RestorePlan.decide(
       saved: saved, bootID: bootID, monotonicNow: monotonicNow, wallNow: wallNow,
       resumeWithin: configuration.daemon.resumeWithin)
-    let nowEngine = timeBase.engineInstant(atMonotonic: monotonicNow)
-    let savedEngine = MonotonicInstant(nanoseconds: saved.savedEngineInstant)
-    switch plan {
-    case .resumeByMonotonic(let gap), .resumeByWallClock(let gap):
-      // Where the engine's clock would be now had the daemon never stopped.
-      let expected = savedEngine.nanoseconds + gap * timeBase.speed
-      restored.shiftInstants(by: TimeSpan(nanoseconds: nowEngine.nanoseconds - expected))
-    case .restorePaused:
-      if restored.state.phase == .running { _ = try? restored.apply(.pause, at: savedEngine) }
-      restored.shiftInstants(by: nowEngine - savedEngine)
+    let nowEngine = timeBase.engineInstant(atMonotonic: monotonicNow).nanoseconds
+    let savedEngine = saved.savedEngineInstant
+    do {
+      switch plan {
+      case .resumeByMonotonic(let gap), .resumeByWallClock(let gap):
+        // Where the engine's clock would be now had the daemon never stopped.
+        let (scaled, scaledOverflow) = gap.multipliedReportingOverflow(by: timeBase.speed)
+        let (expected, expectedOverflow) = savedEngine.addingReportingOverflow(scaled)
+        let (offset, offsetOverflow) = nowEngine.subtractingReportingOverflow(expected)
+        guard !scaledOverflow && !expectedOverflow && !offsetOverflow else {
+          throw EngineStateError("a gap of \(gap) ns cannot be carried to today's clock")
+        }
+        restored = try restored.shiftingInstants(by: TimeSpan(nanoseconds: offset))
+      case .restorePaused:
+        if restored.state.phase == .running {
+          _ = try? restored.apply(.pause, at: MonotonicInstant(nanoseconds: savedEngine))
+        }
+        // Both are within ±2^61 (the saved one was checked on load).
+        restored = try restored.shiftingInstants(by: TimeSpan(nanoseconds: nowEngine - savedEngine))
+      }
+    } catch {
+      logger.warning(
+        "the saved workout state cannot be carried to today's clocks; moved aside, starting idle",
+        [("moved_to", store?.setAside() ?? ""), ("reason", "\(error)")])
+      return nil
     }
     engine = restored
     preset = savedPreset
