@@ -109,6 +109,75 @@ import Testing
     #expect(reply["error"]?["message"]?.stringValue == "cannot lap: the tally is full at 9999 laps")
     #expect(try daemon.status()["laps"]?.intValue == 9_999)
   }
+
+  @Test(.enabled(if: geteuid() == 0, "mounting a small tmpfs needs root"))
+  func workoutsFinishedOnAFullDiskAreWrittenOnceThereIsRoom() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    let disk = try SmallTmpfs(at: daemon.stateDirectory, pages: 16)
+    defer { withExtendedLifetime(daemon) { disk.unmount() } }
+    let path = daemon.stateDirectory + "/history.jsonl"
+    // An old entry that ends 6 bytes short of a page: the next line needs a page of its own.
+    let padding = 4_090 - Self.historyLine(preset: "").utf8.count - 1
+    try FileSystem.writeFileAtomically(
+      path, text: Self.historyLine(preset: String(repeating: "x", count: padding)) + "\n")
+    try daemon.start()
+    #expect(try daemon.request(["cmd": "start"])["ok"]?.boolValue == true)
+
+    let filler = try disk.fill()
+    #expect(try daemon.request(["cmd": "finish"])["ok"]?.boolValue == true)
+    try finishAWorkout(daemon)
+    #expect(try history(daemon).count == 1)
+    // The failed appends left nothing behind.
+    #expect(try FileSystem.attributes(path).size == 4_090)
+
+    try FileSystem.removeFile(filler)
+    #expect(try daemon.request(["cmd": "reset"])["ok"]?.boolValue == true)
+    let entries = try history(daemon)
+    #expect(entries.count == 3)
+    #expect(entries.dropFirst().allSatisfy { $0["preset"]?.stringValue == "emom" })
+    let lines = try FileSystem.readTextFile(path).split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines.allSatisfy { (try? JSONValue.parse(String($0))) != nil })
+    // One error for the outage and one line when it is over, not one for every retry.
+    let log = daemon.log
+    #expect(log.occurrences(of: "cannot append to the history") == 1)
+    #expect(log.occurrences(of: "the history is written again") == 1)
+    #expect(log.occurrences(of: "cannot save the workout state") == 1)
+    #expect(log.occurrences(of: "the workout state is saved again") == 1)
+  }
+}
+
+/// A tmpfs of a few pages mounted over a directory, so that a test can really fill the disk.
+private struct SmallTmpfs {
+  let path: String
+
+  init(at path: String, pages: Int) throws {
+    try FileSystem.makeDirectories(path)
+    let mounted = try run(
+      "/bin/mount", ["-t", "tmpfs", "-o", "size=\(pages * 4096),mode=0750", "tmpfs", path])
+    guard mounted.status == 0 else { throw HarnessError("mount failed: \(mounted.error)") }
+    self.path = path
+  }
+
+  /// Takes every free page with a file of its own and returns its path.
+  func fill() throws -> String {
+    let filler = path + "/filler"
+    let fd = try FileDescriptor.open(filler, .writeOnly, options: [.create, .exclusiveCreate])
+    defer { try? fd.close() }
+    let page = [UInt8](repeating: 0x20, count: 4096)
+    while true {
+      do {
+        _ = try fd.write(page)
+      } catch {
+        guard error.errno == .noSpace else { throw error }
+        return filler
+      }
+    }
+  }
+
+  func unmount() {
+    _ = try? run("/bin/umount", ["--lazy", path])
+  }
 }
 
 extension String {
@@ -118,5 +187,10 @@ extension String {
     var replaced = self
     replaced.replaceSubrange(range, with: replacement)
     return replaced
+  }
+
+  /// How many times `text` occurs.
+  fileprivate func occurrences(of text: String) -> Int {
+    ranges(of: text).count
   }
 }
