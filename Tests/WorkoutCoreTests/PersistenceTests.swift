@@ -196,7 +196,7 @@ import Testing
     let refusal = #expect(throws: ActionRefusal.self) {
       try clock.apply(.lap, at: at(200))
     }
-    #expect(refusal?.description == "cannot lap: the tally is full at 9999 laps")
+    #expect(refusal?.description == "cannot lap: the tally is full at 999 laps")
     #expect(clock.snapshot(at: at(200)).laps == StateLimits.laps)
     // A full tally is still a state that reads back.
     let restored = try JSONValueDecoder().decode(

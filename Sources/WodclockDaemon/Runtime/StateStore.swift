@@ -144,7 +144,7 @@ struct StateStore {
     try FileSystem.writeFileAtomically(statePath, text: text + "\n", mode: 0o640)
   }
 
-  /// A saved state is far smaller (a full lap tally is about 200 KB); the bound keeps a huge
+  /// A saved state is far smaller (a full lap tally adds about 12 KB); the bound keeps a huge
   /// file from filling the memory at start.
   static let maximumStateSize = 16 << 20
 
