@@ -133,6 +133,30 @@ import Testing
     #expect(accepted > 0)
   }
 
+  @Test func aStateSavedUnderAnotherPlanIsRefusedOrRunsSafely() throws {
+    // A state file whose plan was swapped: the state is checked against the plan it comes with.
+    var refused = 0
+    for (from, mode) in samplePlans.enumerated() {
+      for reached in try reachedEngines(mode) {
+        let state = try JSONValueEncoder().encode(reached)["state"]
+        for (to, other) in samplePlans.enumerated() where to != from {
+          let host = try engine(other, countIn: 3)
+          guard case .object(var root) = try JSONValueEncoder().encode(host) else { continue }
+          root["state"] = state
+          guard
+            let decoded = try? JSONValueDecoder().decode(WorkoutEngine.self, from: .object(root))
+          else {
+            refused += 1
+            continue
+          }
+          #expect(host.timeline.segments.indices.contains(decoded.state.segmentIndex))
+          exercise(decoded)
+        }
+      }
+    }
+    #expect(refused > 0)
+  }
+
   @Test func theReasonForARefusedStateIsNamed() throws {
     var clock = try engine(.amrap(AMRAPParameters(time: .minutes(5))), countIn: 0)
     _ = try clock.apply(.start, at: at(0))
