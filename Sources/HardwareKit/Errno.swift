@@ -91,4 +91,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   public static var noChildProcess: Errno { Errno(rawValue: ECHILD) }
   /// The system call is not implemented by this kernel. The C error is `ENOSYS`.
   public static var notImplemented: Errno { Errno(rawValue: ENOSYS) }
+  /// A symbolic link where none may be (`O_NOFOLLOW`), or a loop of them. The C error is
+  /// `ELOOP`.
+  public static var tooManySymbolicLinks: Errno { Errno(rawValue: ELOOP) }
 }

@@ -61,6 +61,8 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     public static var noControllingTerminal: OpenOptions { OpenOptions(rawValue: O_NOCTTY) }
     /// `O_DIRECTORY`: fail unless the path is a directory.
     public static var directory: OpenOptions { OpenOptions(rawValue: O_DIRECTORY) }
+    /// `O_NOFOLLOW`: fail with `ELOOP` if the last component of the path is a symbolic link.
+    public static var noFollow: OpenOptions { OpenOptions(rawValue: O_NOFOLLOW) }
   }
 
   /// The outcome of a read.

@@ -7,12 +7,14 @@ import Glibc
 public enum FileSystem {
   /// Reads the whole file at `path`. More than `maximumCount` bytes is an error (EFBIG), so a
   /// device or a huge file named by mistake (`/dev/zero` for a font) cannot fill the memory.
+  /// - Parameter ownFile: the file is one the process keeps for itself; see `openOwnFile`.
   ///
   /// The corresponding C functions are `open` and `read`.
-  public static func readFile(_ path: String, maximumCount: Int = .max) throws(SystemError)
-    -> [UInt8]
-  {
-    let fd = try FileDescriptor.open(path, .readOnly)
+  public static func readFile(
+    _ path: String, maximumCount: Int = .max, ownFile: Bool = false
+  ) throws(SystemError) -> [UInt8] {
+    let fd =
+      ownFile ? try openOwnFile(path, .readOnly) : try FileDescriptor.open(path, .readOnly)
     defer { try? fd.close() }
     var bytes: [UInt8] = []
     // /proc files report a size of 0, so read until end of file rather than trusting fstat.
@@ -33,11 +35,51 @@ public enum FileSystem {
     }
   }
 
-  /// Reads the whole file at `path` as UTF-8 text (invalid sequences become U+FFFD).
+  /// Reads the whole file at `path` as UTF-8 text (invalid sequences become U+FFFD); see
+  /// `readFile` for `maximumCount` and `ownFile`.
   ///
   /// The corresponding C functions are `open` and `read`.
-  public static func readTextFile(_ path: String) throws(SystemError) -> String {
-    String(decoding: try readFile(path), as: UTF8.self)
+  public static func readTextFile(
+    _ path: String, maximumCount: Int = .max, ownFile: Bool = false
+  ) throws(SystemError) -> String {
+    String(
+      decoding: try readFile(path, maximumCount: maximumCount, ownFile: ownFile), as: UTF8.self)
+  }
+
+  /// Opens a file the process keeps for itself in its own directory (the workout state, the
+  /// history): never through a symbolic link, and only when it is a regular file, so a link or
+  /// a FIFO put in its place cannot make the process read, append to or wait on anything else.
+  ///
+  /// `O_NOFOLLOW`: "If the trailing component (i.e., basename) of pathname is a symbolic link,
+  /// then the open fails, with the error ELOOP" (open(2)). `O_NONBLOCK` keeps the open of a FIFO
+  /// from waiting for its other end before the check below refuses it; "this flag has no effect
+  /// for regular files" (open(2)).
+  ///
+  /// The corresponding C functions are `open` with `O_NOFOLLOW` and `fstat`.
+  public static func openOwnFile(
+    _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [],
+    permissions: UInt32 = 0o644
+  ) throws(SystemError) -> FileDescriptor {
+    let fd: FileDescriptor
+    do {
+      fd = try FileDescriptor.open(
+        path, mode, options: options.union([.noFollow, .nonBlocking]), permissions: permissions)
+    } catch  where error.errno == .tooManySymbolicLinks {
+      throw SystemError(
+        operation: "open", path: path, errno: error.errno,
+        hint: "it is a symbolic link, which is not followed here; put a regular file in its place")
+    }
+    do throws(SystemError) {
+      guard try status(of: fd, path: path).st_mode & S_IFMT == S_IFREG else {
+        throw SystemError(
+          operation: "open", path: path, errno: .invalidArgument,
+          hint: "it is not a regular file; move it out of the way")
+      }
+    } catch {
+      try? fd.close()
+      throw error
+    }
+    return fd
   }
 
   /// Replaces the file at `path` with `bytes` so that a crash leaves either the old or the new
@@ -101,26 +143,49 @@ public enum FileSystem {
   /// Appends `line` and a newline to the file at `path`, creating it if needed, and waits until
   /// the data is on disk.
   ///
+  /// The line always starts a line of its own: when the file does not end with a newline (a
+  /// power cut tore the last append), one goes first, so the torn line stays one bad line that
+  /// a reader skips instead of swallowing this one.
+  ///
   /// The line goes out in a single write(2) on an `O_APPEND` descriptor, so the offset update and
   /// the write are one atomic step (open(2), O_APPEND) and concurrent appenders do not
-  /// interleave inside a line. When the call creates the file, the directory is synced too.
+  /// interleave inside a line. When the file was empty (just created), the directory is synced
+  /// too.
+  /// - Parameter ownFile: the file is one the process keeps for itself (see `openOwnFile`), so
+  ///   no one else appends to it: a write that fails part-way (a full disk) is then cut off
+  ///   again, leaving the file as it was.
   ///
-  /// The corresponding C functions are `open` with `O_APPEND`, `write` and `fsync`.
+  /// The corresponding C functions are `open` with `O_APPEND`, `pread`, `write` and `fsync`.
   public static func appendLine(
-    _ line: String, to path: String, mode: UInt32 = 0o644
+    _ line: String, to path: String, mode: UInt32 = 0o644, ownFile: Bool = false
   ) throws(SystemError) {
-    let existed = fileExists(path)
-    let fd = try FileDescriptor.open(
-      path, .writeOnly, options: [.create, .append], permissions: mode)
-    do {
-      try fd.writeAll(Array(line.utf8) + [0x0A])
+    // Opened for reading too, to look at the last byte.
+    let options: FileDescriptor.OpenOptions = [.create, .append]
+    let fd =
+      ownFile
+      ? try openOwnFile(path, .readWrite, options: options, permissions: mode)
+      : try FileDescriptor.open(path, .readWrite, options: options, permissions: mode)
+    let sizeBefore: Int64
+    do throws(SystemError) {
+      sizeBefore = Int64(try status(of: fd, path: path).st_size)
+      var bytes = Array(line.utf8) + [0x0A]
+      if sizeBefore > 0, try lastByte(of: fd, size: sizeBefore, path: path) != 0x0A {
+        bytes.insert(0x0A, at: 0)
+      }
+      do {
+        try fd.writeAll(bytes)
+      } catch {
+        if ownFile { _ = ftruncate(fd.rawValue, off_t(sizeBefore)) }
+        throw error
+      }
       try fd.sync()
       try fd.close()
     } catch {
       try? fd.close()
-      throw SystemError(operation: error.operation, path: path, errno: error.errno)
+      throw SystemError(
+        operation: error.operation, path: path, errno: error.errno, hint: error.hint)
     }
-    if !existed { try syncDirectory(split(path).directory) }
+    if sizeBefore == 0 { try syncDirectory(split(path).directory) }
   }
 
   /// Renames a damaged file out of the way, to `<path>.corrupt-<YYYYMMDD-HHMMSS>` in local time
@@ -265,6 +330,22 @@ public enum FileSystem {
     guard let slash = path.lastIndex(of: "/") else { return (".", path) }
     let directory = String(path[..<slash])
     return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+  }
+
+  /// The `fstat` of an open file.
+  private static func status(of fd: FileDescriptor, path: String) throws(SystemError) -> stat {
+    var status = stat()
+    try check("fstat", path: path) { fstat(fd.rawValue, &status) }
+    return status
+  }
+
+  /// The byte at `size - 1`, read without moving the file offset.
+  private static func lastByte(of fd: FileDescriptor, size: Int64, path: String)
+    throws(SystemError) -> UInt8
+  {
+    var byte: UInt8 = 0
+    let count = try check("pread", path: path) { pread(fd.rawValue, &byte, 1, off_t(size - 1)) }
+    return count == 1 ? byte : 0x0A
   }
 
   /// Flushes a directory's entries (a rename or a new file in it) to disk.

@@ -209,6 +209,9 @@ public struct WorkoutEngine: Sendable {
     guard let workoutStart = state.workoutStart else {
       throw ActionRefusal(.lap, "laps are counted once the count-in is over")
     }
+    guard state.laps.count < StateLimits.laps else {
+      throw ActionRefusal(.lap, "the tally is full at \(StateLimits.laps) laps")
+    }
     let time = engineTime(at: now)
     state.laps.append(time - workoutStart)
     cues.append(manualCue(.lap(state.laps.count), at: now))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Files on a real file system: atomic replacement, durable appends, directories, boot id.
 
+import Glibc
 import HardwareKit
 import Testing
 
@@ -52,6 +53,55 @@ import Testing
     try FileSystem.appendLine("{\"id\":1}", to: path)
     try FileSystem.appendLine("{\"id\":2}", to: path)
     #expect(try FileSystem.readTextFile(path) == "{\"id\":1}\n{\"id\":2}\n")
+  }
+
+  @Test func anAppendAfterATornLineStartsOnALineOfItsOwn() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let path = scratch.file("history.jsonl")
+    // What a power cut in the middle of an append leaves: a last line without its newline.
+    try FileSystem.writeFileAtomically(path, text: "{\"id\":1}\n{\"id\":")
+    try FileSystem.appendLine("{\"id\":3}", to: path)
+    try FileSystem.appendLine("{\"id\":4}", to: path, ownFile: true)
+    #expect(
+      try FileSystem.readTextFile(path) == "{\"id\":1}\n{\"id\":\n{\"id\":3}\n{\"id\":4}\n")
+  }
+
+  @Test func ownFilesAreNotFollowedThroughASymbolicLink() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let elsewhere = scratch.file("elsewhere")
+    try FileSystem.writeFileAtomically(elsewhere, text: "not yours\n")
+    let link = scratch.file("history.jsonl")
+    #expect(symlink(elsewhere, link) == 0)
+    let append = #expect(throws: SystemError.self) {
+      try FileSystem.appendLine("{}", to: link, ownFile: true)
+    }
+    #expect(append?.errno == .tooManySymbolicLinks)
+    #expect(append?.hint?.contains("symbolic link") == true)
+    let read = #expect(throws: SystemError.self) {
+      try FileSystem.readFile(link, ownFile: true)
+    }
+    #expect(read?.errno == .tooManySymbolicLinks)
+    #expect(try FileSystem.readTextFile(elsewhere) == "not yours\n")
+    // Other files (a config, a font) may be links their owner made.
+    #expect(try FileSystem.readTextFile(link) == "not yours\n")
+  }
+
+  @Test func onlyARegularFileIsAnOwnFile() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    // A FIFO with no writer: a plain open for reading would wait for one for ever.
+    let fifo = scratch.file("state.json")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let error = #expect(throws: SystemError.self) { try FileSystem.readFile(fifo, ownFile: true) }
+    #expect(error?.errno == .invalidArgument)
+    #expect(error?.hint?.contains("not a regular file") == true)
+    #expect(throws: SystemError.self) { try FileSystem.appendLine("{}", to: fifo, ownFile: true) }
+    let directory = scratch.file("history.jsonl")
+    try FileSystem.makeDirectories(directory)
+    defer { try? FileSystem.removeDirectory(directory) }
+    #expect(throws: SystemError.self) { try FileSystem.readFile(directory, ownFile: true) }
   }
 
   @Test func makeDirectoriesExistsAndRemove() throws {

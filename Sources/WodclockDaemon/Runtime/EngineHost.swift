@@ -22,6 +22,17 @@ final class EngineHost {
   private let store: StateStore?
   private let logger: Logger
   private let timeBase: TimeBase
+  /// Finished workouts the history file did not take yet (a full disk), oldest first. Each
+  /// save and each new record tries them again, so none is lost once there is room.
+  private var unwrittenHistory: [(entry: HistoryEntry, active: TimeSpan)] = []
+  /// Whether the last history append or state save failed: each outage is logged once, not on
+  /// every retry, and its end once.
+  private var historyFailing = false
+  private var saveFailing = false
+
+  /// The most finished workouts kept waiting for the history file; beyond it the oldest goes
+  /// (a disk full for weeks must not grow the daemon without bound).
+  static let unwrittenHistoryLimit = 100
 
   init(
     configuration: WodclockConfiguration, preset: Preset, store: StateStore?, logger: Logger,
@@ -139,7 +150,9 @@ final class EngineHost {
     save(at: instant)
   }
 
-  /// Brings back a saved state (after `kill -9`, a crash or a power cut).
+  /// Brings back a saved state (after `kill -9`, a crash or a power cut). A state that cannot
+  /// be carried to today's clocks (an instant would overflow) is moved aside and the daemon
+  /// starts idle.
   func restore(
     _ saved: SavedState, bootID: String, monotonicNow: Int64, wallNow: WallClock.Instant
   ) -> RestorePlan? {
@@ -153,16 +166,31 @@ final class EngineHost {
     let plan = RestorePlan.decide(
       saved: saved, bootID: bootID, monotonicNow: monotonicNow, wallNow: wallNow,
       resumeWithin: configuration.daemon.resumeWithin)
-    let nowEngine = timeBase.engineInstant(atMonotonic: monotonicNow)
-    let savedEngine = MonotonicInstant(nanoseconds: saved.savedEngineInstant)
-    switch plan {
-    case .resumeByMonotonic(let gap), .resumeByWallClock(let gap):
-      // Where the engine's clock would be now had the daemon never stopped.
-      let expected = savedEngine.nanoseconds + gap * timeBase.speed
-      restored.shiftInstants(by: TimeSpan(nanoseconds: nowEngine.nanoseconds - expected))
-    case .restorePaused:
-      if restored.state.phase == .running { _ = try? restored.apply(.pause, at: savedEngine) }
-      restored.shiftInstants(by: nowEngine - savedEngine)
+    let nowEngine = timeBase.engineInstant(atMonotonic: monotonicNow).nanoseconds
+    let savedEngine = saved.savedEngineInstant
+    do {
+      switch plan {
+      case .resumeByMonotonic(let gap), .resumeByWallClock(let gap):
+        // Where the engine's clock would be now had the daemon never stopped.
+        let (scaled, scaledOverflow) = gap.multipliedReportingOverflow(by: timeBase.speed)
+        let (expected, expectedOverflow) = savedEngine.addingReportingOverflow(scaled)
+        let (offset, offsetOverflow) = nowEngine.subtractingReportingOverflow(expected)
+        guard !scaledOverflow && !expectedOverflow && !offsetOverflow else {
+          throw EngineStateError("a gap of \(gap) ns cannot be carried to today's clock")
+        }
+        restored = try restored.shiftingInstants(by: TimeSpan(nanoseconds: offset))
+      case .restorePaused:
+        if restored.state.phase == .running {
+          _ = try? restored.apply(.pause, at: MonotonicInstant(nanoseconds: savedEngine))
+        }
+        // Both are within ±2^61 (the saved one was checked on load).
+        restored = try restored.shiftingInstants(by: TimeSpan(nanoseconds: nowEngine - savedEngine))
+      }
+    } catch {
+      logger.warning(
+        "the saved workout state cannot be carried to today's clocks; moved aside, starting idle",
+        [("moved_to", store?.setAside() ?? ""), ("reason", "\(error)")])
+      return nil
     }
     engine = restored
     preset = savedPreset
@@ -170,8 +198,10 @@ final class EngineHost {
     return plan
   }
 
+  /// Writes the state file, after any finished workout still waiting for the history.
   func save(at instant: MonotonicInstant) {
     guard let store else { return }
+    writeUnwrittenHistory()
     let wall = WallClock.now()
     let state = SavedState(
       version: SavedState.currentVersion, bootID: (try? BootID.current()) ?? "",
@@ -180,27 +210,59 @@ final class EngineHost {
       startedWallSeconds: startedWallSeconds, engine: engine)
     do {
       try store.save(state)
+      if saveFailing {
+        saveFailing = false
+        logger.notice("the workout state is saved again", [("path", store.statePath)])
+      }
     } catch {
+      guard !saveFailing else { return }
+      saveFailing = true
       logger.error(
-        "cannot save the workout state", [("path", store.statePath), ("error", "\(error)")])
+        "cannot save the workout state; retrying on every action",
+        [("path", store.statePath), ("error", "\(error)")])
     }
   }
 
   private func record(_ snapshot: WorkoutSnapshot, outcome: String) {
-    guard let store else { return }
+    guard store != nil else { return }
     let entry = HistoryEntry(
       preset: preset.name, mode: snapshot.mode.rawValue, startedWallSeconds: startedWallSeconds,
       endedWallSeconds: WallClock.now().seconds, activeSeconds: snapshot.elapsed.seconds,
       outcome: outcome, rounds: snapshot.round?.index, laps: snapshot.laps,
       timeUnderTensionSeconds: snapshot.mode == .tempo ? snapshot.timeUnderTension.seconds : nil)
-    do {
-      try store.appendHistory(entry)
+    unwrittenHistory.append((entry, snapshot.elapsed))
+    if unwrittenHistory.count > Self.unwrittenHistoryLimit {
+      let dropped = unwrittenHistory.removeFirst().entry
+      logger.warning(
+        "too many workouts wait for the history; the oldest is dropped",
+        [("preset", dropped.preset), ("ended_at", String(dropped.endedWallSeconds))])
+    }
+    writeUnwrittenHistory()
+  }
+
+  /// Appends the waiting workouts to the history in order, stopping at the first failure.
+  private func writeUnwrittenHistory() {
+    guard let store, !unwrittenHistory.isEmpty else { return }
+    while let (entry, active) = unwrittenHistory.first {
+      do {
+        try store.appendHistory(entry)
+      } catch {
+        if !historyFailing {
+          historyFailing = true
+          logger.error(
+            "cannot append to the history; the workout is kept and written when it can be",
+            [("path", store.historyPath), ("error", "\(error)")])
+        }
+        return
+      }
+      unwrittenHistory.removeFirst()
       logger.info(
         "workout recorded",
-        [("preset", preset.name), ("outcome", outcome), ("active", snapshot.elapsed.description)])
-    } catch {
-      logger.error(
-        "cannot append to the history", [("path", store.historyPath), ("error", "\(error)")])
+        [("preset", entry.preset), ("outcome", entry.outcome), ("active", active.description)])
+    }
+    if historyFailing {
+      historyFailing = false
+      logger.notice("the history is written again", [("path", store.historyPath)])
     }
   }
 
