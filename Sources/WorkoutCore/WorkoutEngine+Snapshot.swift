@@ -283,7 +283,8 @@ extension WorkoutEngine {
     state.lastInstant.map { MonotonicInstant(nanoseconds: $0) }
   }
 
-  /// ``shiftInstants(by:)`` for a state read back from a file: the result is checked like a
+  /// The engine with every stored instant moved by `offset`: carries a saved state across a
+  /// restart, where the monotonic clock has a new origin. The result is checked like a
   /// decoded state, so a shift that would carry an instant out of range (a state saved under a
   /// clock far from today's) is an error instead of a trap.
   public func shiftingInstants(by offset: TimeSpan) throws(EngineStateError) -> WorkoutEngine {

@@ -118,13 +118,6 @@ public struct WorkoutEngine: Sendable {
     return MonotonicInstant(nanoseconds: now + (best - time))
   }
 
-  /// Moves every stored instant by `offset`: used to carry a saved state across a restart,
-  /// where the monotonic clock has a new origin.
-  public mutating func shiftInstants(by offset: TimeSpan) {
-    state.origin += offset.nanoseconds
-    if let last = state.lastInstant { state.lastInstant = last + offset.nanoseconds }
-  }
-
   // MARK: - Transitions
 
   private mutating func begin(at now: Int64) {
