@@ -33,8 +33,10 @@ let package = Package(
     .target(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
     // LED-matrix rendering: fonts, layouts, wiring maps, gamma and power cap, PNG. Pure.
     .target(name: "MatrixKit", dependencies: ["WorkoutCore", "DisplayKit"]),
-    // Pure logic of physical controls and sounders: debouncing, gestures, beep schedules.
-    .target(name: "ControlKit", dependencies: ["WorkoutCore"]),
+    // Pure logic of buttons and keys: debouncing, presses, long presses and combinations.
+    .target(name: "ButtonKit"),
+    // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
+    .target(name: "SounderKit", dependencies: ["WorkoutCore"]),
 
     // The one layer that talks to the operating system.
     .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
@@ -59,8 +61,7 @@ let package = Package(
       name: "WodclockDaemon",
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
-        "SevenSegment", "SegmentDrivers", "MatrixKit",
-        "ControlKit",
+        "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], linkerSettings: privateSymbols),
@@ -77,7 +78,7 @@ let package = Package(
       name: "wodclock-bench",
       dependencies: [
         "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "JSONKit", "WodclockDaemon",
-        "ControlKit", "DisplayKit", "MatrixKit",
+        "DisplayKit", "MatrixKit",
       ]),
 
     .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
@@ -107,11 +108,12 @@ let package = Package(
       name: "MatrixKitTests",
       dependencies: ["MatrixKit", "DisplayKit", "WorkoutCore", "PNGDecoding"],
       exclude: ["Golden", "Fixtures"]),
-    .testTarget(name: "ControlKitTests", dependencies: ["ControlKit", "WorkoutCore"]),
+    .testTarget(name: "ButtonKitTests", dependencies: ["ButtonKit"]),
+    .testTarget(name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration", "ControlKit",
+        "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration",
         "ConfigFormat",
         "DisplayKit", "MatrixKit", "PNGDecoding",
       ]),

@@ -149,7 +149,7 @@ public enum ControlClientMain {
     }
     if command.name == "devices" { return listInputDevices() }
     var request = JSONObject([
-      ("v", .integer(ControlProtocol.version)), ("cmd", .string(command.name)),
+      ("v", .integer(CommandProtocol.version)), ("cmd", .string(command.name)),
     ])
     let rest = Array(words.dropFirst())
     var snapshot = SnapshotCommand.Options()

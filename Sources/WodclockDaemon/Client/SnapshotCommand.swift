@@ -140,18 +140,18 @@ enum SnapshotCommand {
       return .failure(
         UsageError("'snapshot': bad --size '\(text)': expected WIDTHxHEIGHT in LEDs, e.g. 64x32"))
     }
-    let sides = ControlProtocol.snapshotSides
+    let sides = CommandProtocol.snapshotSides
     guard sides.contains(width), sides.contains(height) else {
       return .failure(
         UsageError(
           "'snapshot': bad --size '\(text)': each side is \(sides.lowerBound) to "
             + "\(sides.upperBound) LEDs"))
     }
-    guard width * height <= ControlProtocol.maximumSnapshotLEDs else {
+    guard width * height <= CommandProtocol.maximumSnapshotLEDs else {
       return .failure(
         UsageError(
           "'snapshot': bad --size '\(text)': \(width * height) LEDs; a snapshot carries "
-            + "\(ControlProtocol.maximumSnapshotLEDs) at most"))
+            + "\(CommandProtocol.maximumSnapshotLEDs) at most"))
     }
     return .success(SnapshotRequest.Size(width: width, height: height))
   }
@@ -170,8 +170,8 @@ enum SnapshotCommand {
   /// The picture in a successful reply, or nil when the reply is not the protocol's.
   static func picture(in reply: JSONValue) -> Framebuffer? {
     guard let width = reply["width"]?.intValue, let height = reply["height"]?.intValue,
-      ControlProtocol.snapshotSides.contains(Int(width)),
-      ControlProtocol.snapshotSides.contains(Int(height)),
+      CommandProtocol.snapshotSides.contains(Int(width)),
+      CommandProtocol.snapshotSides.contains(Int(height)),
       let text = reply["rgb_base64"]?.stringValue, let bytes = Base64.decode(text),
       bytes.count == Int(width * height) * 3
     else { return nil }

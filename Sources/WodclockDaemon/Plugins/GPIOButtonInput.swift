@@ -4,11 +4,11 @@
 //
 // Edge events come from the line requests' descriptors in the daemon's loop, never by polling
 // (libgpiod.md §2 "Events", §3 `gpiod_line_request_get_fd`); debouncing and gestures are
-// ControlKit's, decided on the kernel's timestamps.
+// ButtonKit's, decided on the kernel's timestamps.
 
+import ButtonKit
 import ConfigFormat
 import Configuration
-import ControlKit
 import HardwareKit
 import WorkoutCore
 

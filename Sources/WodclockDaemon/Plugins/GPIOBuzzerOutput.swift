@@ -2,14 +2,14 @@
 // `gpio-buzzer` output: an active buzzer (through a transistor) or a horn (through a relay or
 // MOSFET) on one GPIO line, beeping the workout's cues.
 //
-// The beep timing is ControlKit's pure `BuzzerSchedule`; this file only turns its on/off
+// The beep timing is SounderKit's pure `BuzzerSchedule`; this file only turns its on/off
 // intervals into line writes at the daemon's wake-ups (`nextWakeUp`), and keeps the horn safe:
 // off at start, stop, reload and on every error, never on longer than `max_on_time`.
 
 import ConfigFormat
 import Configuration
-import ControlKit
 import HardwareKit
+import SounderKit
 import WorkoutCore
 
 /// A buzzer or horn on a GPIO line.

@@ -3,9 +3,9 @@
 // (/dev/input/eventN) and grabbed so its keys do not also type on a console; picked up again
 // when its receiver is pulled out and put back.
 
+import ButtonKit
 import ConfigFormat
 import Configuration
-import ControlKit
 import HardwareKit
 import WorkoutCore
 

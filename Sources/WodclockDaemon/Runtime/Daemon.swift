@@ -91,7 +91,7 @@ public final class Daemon {
   private let poller: EventPoller
   private let timer: DeadlineTimer
   private let signals: SignalWatcher
-  private var server: ControlServer?
+  private var server: CommandServer?
   private let notifier: SystemdNotifier
   private let watchdogInterval: Int64?
   private var nextWatchdogPing: Int64 = 0
@@ -165,7 +165,7 @@ public final class Daemon {
     do {
       let listener = try UnixListener(
         path: socketPath, mode: 0o660, group: configuration.daemon.socketGroup)
-      server = try ControlServer(
+      server = try CommandServer(
         listener: listener, poller: poller, tokenBase: Self.serverTokenBase, logger: logger)
       server?.idleTimeout = configuration.daemon.clientTimeout.nanoseconds
       logger.info("control socket ready", [("path", socketPath)])
@@ -248,18 +248,18 @@ public final class Daemon {
 
   /// Performs an action from any source. Returns the refusal or failure, if any.
   @discardableResult
-  private func perform(_ action: ControlAction, at now: Int64) -> ControlFailure? {
+  private func perform(_ action: ControlAction, at now: Int64) -> CommandFailure? {
     let instant = timeBase.engineInstant(atMonotonic: now)
     recordLateness(at: now)
     var cues = host.advance(to: instant)
-    var failure: ControlFailure?
+    var failure: CommandFailure?
     switch action {
     case .engine(let engineAction):
       do {
         cues += try host.perform(engineAction, at: instant)
         logger.info("action", [("action", engineAction.rawValue), ("preset", host.preset.name)])
       } catch {
-        failure = ControlFailure("refused", error.description)
+        failure = CommandFailure("refused", error.description)
         logger.info(
           "action refused", [("action", engineAction.rawValue), ("reason", error.reason)])
       }
@@ -268,7 +268,7 @@ public final class Daemon {
         try host.load(presetNamed: name, at: instant)
         logger.info("preset loaded", [("preset", name)])
       } catch {
-        failure = ControlFailure(error.code, error.message)
+        failure = CommandFailure(error.code, error.message)
       }
     case .mute:
       setMuted(!muted, at: now)
@@ -310,28 +310,28 @@ public final class Daemon {
 
   // MARK: - Control socket
 
-  private func respond(to request: ControlRequest) -> (reply: JSONValue, subscribe: Bool) {
+  private func respond(to request: CommandRequest) -> (reply: JSONValue, subscribe: Bool) {
     let now = MonotonicClock.now()
     let id = request.id
     switch request.command {
     case .action(let action):
       if let failure = perform(.engine(action), at: now) {
-        return (ControlProtocol.failure(id: id, failure), false)
+        return (CommandProtocol.failure(id: id, failure), false)
       }
-      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+      return (CommandProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
     case .load(let preset):
       if let failure = perform(.load(preset: preset), at: now) {
-        return (ControlProtocol.failure(id: id, failure), false)
+        return (CommandProtocol.failure(id: id, failure), false)
       }
-      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+      return (CommandProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
     case .mute(let on):
       // Setting the state it already has still answers ok (and shows the message again):
       // `mute on` from a script is idempotent.
       setMuted(on ?? !muted, at: now)
       publish(cues: [], at: now, force: true)
-      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+      return (CommandProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
     case .status:
-      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
+      return (CommandProtocol.success(id: id, [("status", currentStatus(at: now))]), false)
     case .presets:
       let list = configuration.presets.map { preset -> JSONValue in
         let length = (try? preset.plan.compile())?.workoutLength
@@ -343,18 +343,18 @@ public final class Daemon {
           ]))
       }
       return (
-        ControlProtocol.success(
+        CommandProtocol.success(
           id: id, [("presets", .array(list)), ("current", .string(host.preset.name))]), false
       )
     case .history(let limit):
       let encoder = JSONValueEncoder()
       let entries = host.history(limit: limit).compactMap { try? encoder.encode($0) }
-      return (ControlProtocol.success(id: id, [("history", .array(entries))]), false)
+      return (CommandProtocol.success(id: id, [("history", .array(entries))]), false)
     case .reload:
-      if let failure = reload() { return (ControlProtocol.failure(id: id, failure), false) }
-      return (ControlProtocol.success(id: id, [("config", .string(configPath))]), false)
+      if let failure = reload() { return (CommandProtocol.failure(id: id, failure), false) }
+      return (CommandProtocol.success(id: id, [("config", .string(configPath))]), false)
     case .subscribe:
-      return (ControlProtocol.success(id: id, [("status", currentStatus(at: now))]), true)
+      return (CommandProtocol.success(id: id, [("status", currentStatus(at: now))]), true)
     case .stats:
       var members: [(String, JSONValue)] = [("clients", .integer(Int64(server?.clientCount ?? 0)))]
       if let summary = lateness.summary {
@@ -377,23 +377,23 @@ public final class Daemon {
       members.append(("cpu_s", .double(Double(usage?.cpuNanoseconds ?? 0) / 1e9)))
       members.append(("peak_rss_bytes", .integer(Int64(usage?.peakResidentBytes ?? 0))))
       members.append(("dropped_cues", .integer(Int64(host.engine.state.droppedCues))))
-      return (ControlProtocol.success(id: id, members), false)
+      return (CommandProtocol.success(id: id, members), false)
     case .snapshot(let wanted):
       return (snapshotReply(wanted, id: id, at: now), false)
     case .version:
       return (
-        ControlProtocol.success(
+        CommandProtocol.success(
           id: id,
           [
             ("version", .string(WodclockVersion.current)),
-            ("protocol", .integer(ControlProtocol.version)),
+            ("protocol", .integer(CommandProtocol.version)),
           ]),
         false
       )
     }
   }
 
-  /// `snapshot`: what a matrix output last drew, or a preview of what the displays show now.
+  /// `snapshot`: the last picture a matrix output sent, or a preview of what the displays show now.
   private func snapshotReply(_ wanted: SnapshotRequest, id: JSONValue?, at now: Int64)
     -> JSONValue
   {
@@ -412,7 +412,7 @@ public final class Daemon {
 
   private func currentStatus(at now: Int64) -> JSONValue {
     let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
-    return ControlProtocol.status(
+    return CommandProtocol.status(
       snapshot, display: snapshot.display.map(TimeText.format), muted: muted)
   }
 
@@ -420,7 +420,7 @@ public final class Daemon {
 
   /// Re-reads the config file. A bad file changes nothing: its diagnostics are logged and the
   /// clock keeps running on the old configuration.
-  private func reload() -> ControlFailure? {
+  private func reload() -> CommandFailure? {
     notifier.reloading()
     logger.info("reloading", [("config", configPath)])
     let now = MonotonicClock.now()
@@ -431,7 +431,7 @@ public final class Daemon {
       message = ("reload failed: \(problem.summary)", now + Self.messageDuration)
       notifier.ready(status: statusText(at: now))
       publish(cues: [], at: now, force: true)
-      return ControlFailure("config_invalid", problem.summary)
+      return CommandFailure("config_invalid", problem.summary)
     case .success(let loaded):
       let next = loaded.configuration
       for line in loaded.warnings?.renderedLines ?? [] { logger.warning(line) }
@@ -715,7 +715,7 @@ public final class Daemon {
     }
     if let server, server.hasSubscribers {
       for cue in cues {
-        server.broadcast(ControlProtocol.event("cue", [("cue", ControlProtocol.cue(cue))]))
+        server.broadcast(CommandProtocol.event("cue", [("cue", CommandProtocol.cue(cue))]))
       }
       let status = currentStatus(at: now)
       // Continuous figures (elapsed to the nanosecond) change on every wake-up; an event is
@@ -726,7 +726,7 @@ public final class Daemon {
       }
       if force || JSONValue.object(visible) != lastBroadcastStatus {
         lastBroadcastStatus = .object(visible)
-        server.broadcast(ControlProtocol.event("status", [("status", status)]))
+        server.broadcast(CommandProtocol.event("status", [("status", status)]))
       }
     }
     if notifier.isEnabled {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Cue patterns as on/off intervals, the on-time cap, priorities and quiet hours.
 
-import ControlKit
+import SounderKit
 import Testing
 import WorkoutCore
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The answer to the control socket's `snapshot`: the picture a matrix output last sent, or a
-// preview of what a matrix would show now (see ControlProtocol.swift for the reply's members).
+// preview of what a matrix would show now (see CommandProtocol.swift for the reply's members).
 
 import JSONKit
 import MatrixKit
@@ -25,7 +25,7 @@ enum SnapshotReply {
       let chosen: MatrixOutput
       if let wanted = request.output {
         guard let match = matrices.first(where: { $0.id == wanted }) else {
-          return ControlProtocol.failure(
+          return CommandProtocol.failure(
             id: id, unknownOutput(wanted, outputs: outputs, matrices: matrices))
         }
         chosen = match
@@ -33,9 +33,9 @@ enum SnapshotReply {
         chosen = matrices[0]
       }
       guard let shown = chosen.shownPicture else {
-        return ControlProtocol.failure(
+        return CommandProtocol.failure(
           id: id,
-          ControlFailure(
+          CommandFailure(
             "no_picture",
             "LED matrix '\(chosen.id)' has not been sent a picture yet (its controller has not "
               + "been connected since the daemon started, or is within its startup_delay); a size "
@@ -47,34 +47,34 @@ enum SnapshotReply {
         ("connected", .bool(chosen.isConnected)),
       ]
     }
-    guard picture.width * picture.height <= ControlProtocol.maximumSnapshotLEDs else {
-      return ControlProtocol.failure(
+    guard picture.width * picture.height <= CommandProtocol.maximumSnapshotLEDs else {
+      return CommandProtocol.failure(
         id: id,
-        ControlFailure(
+        CommandFailure(
           "too_large",
           "the matrix has \(picture.width)x\(picture.height) LEDs; a snapshot carries "
-            + "\(ControlProtocol.maximumSnapshotLEDs) at most"))
+            + "\(CommandProtocol.maximumSnapshotLEDs) at most"))
     }
     let size: [(String, JSONValue)] = [
       ("width", .integer(Int64(picture.width))), ("height", .integer(Int64(picture.height))),
       ("rgb_base64", .string(Base64.encode(picture.rgbBytes))),
     ]
-    return ControlProtocol.success(id: id, size + members)
+    return CommandProtocol.success(id: id, size + members)
   }
 
   /// Why `wanted` is not a matrix output, and which ones are.
   private static func unknownOutput(
     _ wanted: String, outputs: [any OutputPlugin], matrices: [MatrixOutput]
-  ) -> ControlFailure {
+  ) -> CommandFailure {
     let list =
       matrices.isEmpty
       ? "no LED-matrix output is configured (without an output, a preview is drawn)"
       : "LED-matrix outputs: " + matrices.map(\.id).joined(separator: ", ")
     if let other = outputs.first(where: { $0.id == wanted }) {
-      return ControlFailure(
+      return CommandFailure(
         "unknown_output", "output '\(wanted)' is a \(other.kind) output, not an LED matrix; \(list)"
       )
     }
-    return ControlFailure("unknown_output", "no output '\(wanted)'; \(list)")
+    return CommandFailure("unknown_output", "no output '\(wanted)'; \(list)")
   }
 }

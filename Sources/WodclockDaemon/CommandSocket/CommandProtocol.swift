@@ -9,7 +9,7 @@
 // `v` and `id` are optional in requests; `id` is echoed back. Requests may be pipelined; the
 // replies come in order. Errors about the connection rather than a request, without an id:
 // `line_too_long`, `evicted` (closed to make room for a new client), `too_many_clients`; a reply
-// too long to queue is answered `too_large` (limits: ControlServer).
+// too long to queue is answered `too_large` (limits: CommandServer).
 // {"cmd": "mute"} toggles the sounders like the `mute` control action; {"cmd": "mute", "on": true}
 // sets it, so a script can silence the clock without reading the status first.
 //
@@ -18,18 +18,19 @@
 //    "output": "wall", "preview": false, "connected": true}
 // `rgb_base64` is base64 (RFC 4648, padded) of width × height × 3 bytes: red, green, blue of
 // each LED, row by row from the top-left one as people see the wall, before brightness and
-// gamma. It is what the matrix output named by `output` last drew (the first matrix output, or
-// the one the request's `output` names; `connected` says whether its controller has it now).
-// With `width` and `height` in the request, or when no matrix output is configured, it is a
-// preview instead (`"preview": true, "output": null`): what a matrix of that size (default
-// 64×32) would show now, in the font of the first matrix output. Errors: `unknown_output` (the message lists the matrix outputs),
-// `no_picture` (the matrix has drawn nothing yet), `too_large`, `bad_request`.
+// gamma. It is the last picture the matrix output named by `output` sent to its controller
+// (the first matrix output, or the one the request's `output` names; `connected` says whether
+// the controller is there now). With `width` and `height` in the request, or when no matrix
+// output is configured, it is a preview instead (`"preview": true, "output": null`): what a
+// matrix of that size (default 64×32) would show now, in the font of the first matrix output.
+// Errors: `unknown_output` (the message lists the matrix outputs), `no_picture` (the matrix has
+// sent nothing yet), `too_large`, `bad_request`.
 
 import JSONKit
 import WorkoutCore
 
 /// The commands of protocol version 1.
-public enum ControlCommand: Equatable, Sendable {
+public enum Command: Equatable, Sendable {
   case action(WorkoutAction)
   case load(preset: String)
   case status
@@ -74,19 +75,19 @@ public struct SnapshotRequest: Equatable, Sendable {
   }
 }
 
-public struct ControlRequest: Equatable, Sendable {
+public struct CommandRequest: Equatable, Sendable {
   public var id: JSONValue?
-  public var command: ControlCommand
+  public var command: Command
 }
 
 /// A request that could not be parsed, with the id to echo when one was readable.
-public struct ControlRejection: Error, Equatable, Sendable {
-  public var failure: ControlFailure
+public struct CommandRejection: Error, Equatable, Sendable {
+  public var failure: CommandFailure
   public var id: JSONValue?
 }
 
 /// An error reply's code and message.
-public struct ControlFailure: Error, Equatable, Sendable {
+public struct CommandFailure: Error, Equatable, Sendable {
   public var code: String
   public var message: String
   public init(_ code: String, _ message: String) {
@@ -95,7 +96,7 @@ public struct ControlFailure: Error, Equatable, Sendable {
   }
 }
 
-public enum ControlProtocol {
+public enum CommandProtocol {
   public static let version: Int64 = 1
   /// Longest request line accepted; a longer one is answered with `line_too_long` and the
   /// connection is closed (its end cannot be found reliably).
@@ -111,7 +112,7 @@ public enum ControlProtocol {
 
   /// Parses one request line (without its newline).
   public static func parse(_ line: some Collection<UInt8>) -> Result<
-    ControlRequest, ControlRejection
+    CommandRequest, CommandRejection
   > {
     let value: JSONValue
     do {
@@ -131,16 +132,16 @@ public enum ControlProtocol {
       return reject("bad_request", "missing \"cmd\" (a string)", id)
     }
     if let action = WorkoutAction(rawValue: name) {
-      return .success(ControlRequest(id: id, command: .action(action)))
+      return .success(CommandRequest(id: id, command: .action(action)))
     }
     switch name {
     case "load":
       guard let preset = object["preset"]?.stringValue, !preset.isEmpty else {
         return reject("bad_request", "\"load\" needs \"preset\" (a name)", id)
       }
-      return .success(ControlRequest(id: id, command: .load(preset: preset)))
-    case "status": return .success(ControlRequest(id: id, command: .status))
-    case "presets": return .success(ControlRequest(id: id, command: .presets))
+      return .success(CommandRequest(id: id, command: .load(preset: preset)))
+    case "status": return .success(CommandRequest(id: id, command: .status))
+    case "presets": return .success(CommandRequest(id: id, command: .presets))
     case "history":
       var limit = defaultHistoryLimit
       if let given = object["limit"] {
@@ -149,11 +150,11 @@ public enum ControlProtocol {
         }
         limit = Int(number)
       }
-      return .success(ControlRequest(id: id, command: .history(limit: limit)))
-    case "reload": return .success(ControlRequest(id: id, command: .reload))
-    case "subscribe": return .success(ControlRequest(id: id, command: .subscribe))
-    case "version": return .success(ControlRequest(id: id, command: .version))
-    case "stats": return .success(ControlRequest(id: id, command: .stats))
+      return .success(CommandRequest(id: id, command: .history(limit: limit)))
+    case "reload": return .success(CommandRequest(id: id, command: .reload))
+    case "subscribe": return .success(CommandRequest(id: id, command: .subscribe))
+    case "version": return .success(CommandRequest(id: id, command: .version))
+    case "stats": return .success(CommandRequest(id: id, command: .stats))
     case "mute":
       var on: Bool?
       if let given = object["on"] {
@@ -162,18 +163,18 @@ public enum ControlProtocol {
         }
         on = value
       }
-      return .success(ControlRequest(id: id, command: .mute(on: on)))
+      return .success(CommandRequest(id: id, command: .mute(on: on)))
     case "snapshot":
       return parseSnapshot(object, id: id)
     default:
       return reject(
         "unknown_command",
-        "unknown command '\(name)'; commands: \(ControlCommand.names.joined(separator: ", "))", id)
+        "unknown command '\(name)'; commands: \(Command.names.joined(separator: ", "))", id)
     }
   }
 
   private static func parseSnapshot(_ object: JSONObject, id: JSONValue?) -> Result<
-    ControlRequest, ControlRejection
+    CommandRequest, CommandRejection
   > {
     var request = SnapshotRequest()
     if let given = object["output"] {
@@ -203,13 +204,13 @@ public enum ControlProtocol {
       }
       request.previewSize = SnapshotRequest.Size(width: Int(width), height: Int(height))
     }
-    return .success(ControlRequest(id: id, command: .snapshot(request)))
+    return .success(CommandRequest(id: id, command: .snapshot(request)))
   }
 
   private static func reject(_ code: String, _ message: String, _ id: JSONValue?)
-    -> Result<ControlRequest, ControlRejection>
+    -> Result<CommandRequest, CommandRejection>
   {
-    .failure(ControlRejection(failure: ControlFailure(code, message), id: id))
+    .failure(CommandRejection(failure: CommandFailure(code, message), id: id))
   }
 
   /// A success reply with extra members.
@@ -222,7 +223,7 @@ public enum ControlProtocol {
   }
 
   /// An error reply.
-  public static func failure(id: JSONValue?, _ failure: ControlFailure) -> JSONValue {
+  public static func failure(id: JSONValue?, _ failure: CommandFailure) -> JSONValue {
     var object = JSONObject([("v", .integer(version))])
     if let id { object["id"] = id }
     object["ok"] = .bool(false)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Debouncing on timestamps, press versus long press, and two-button combinations.
 
-import ControlKit
+import ButtonKit
 import Testing
 
 @Suite struct DebouncerTests {

@@ -14,7 +14,7 @@ import JSONKit
 /// thousands holds nobody else up and is answered to the last request, in order. Bounded by
 /// backpressure: a client that leaves its replies unread is not read from (and so sends no
 /// more) until it reads them.
-final class ControlServer {
+final class CommandServer {
   /// One connection and what is in flight on it. A class: its buffers change in place, never
   /// copied out of the table and back.
   final class Client {
@@ -45,10 +45,10 @@ final class ControlServer {
     /// Whether a turn has something to do: requests to answer, an overlong line to refuse or
     /// bytes to read, and room for the replies.
     var wantsTurn: Bool {
-      guard !closeWhenFlushed, output.count < ControlServer.outputHighWater else { return false }
+      guard !closeWhenFlushed, output.count < CommandServer.outputHighWater else { return false }
       if inputEnded || input.contains(0x0A) { return true }
-      if input.count > ControlProtocol.maximumLineBytes { return true }
-      return mayRead && input.count < ControlServer.maximumPendingInput
+      if input.count > CommandProtocol.maximumLineBytes { return true }
+      return mayRead && input.count < CommandServer.maximumPendingInput
     }
   }
 
@@ -62,7 +62,7 @@ final class ControlServer {
   static let requestsPerWakeUp = 64
   /// Request bytes held per client; the socket is read again once they are answered. Twice the
   /// longest line, so that an overlong line is always seen to be one.
-  static let maximumPendingInput = 2 * ControlProtocol.maximumLineBytes
+  static let maximumPendingInput = 2 * CommandProtocol.maximumLineBytes
   /// A client with this much unread output is not read from or served until it reads.
   static let outputHighWater = 256 << 10
   /// A subscriber whose unread output grows past this is too slow and is dropped.
@@ -84,7 +84,7 @@ final class ControlServer {
   private var nextToken: UInt64
   private let logger: Logger
 
-  typealias Responder = (ControlRequest) -> (reply: JSONValue, subscribe: Bool)
+  typealias Responder = (CommandRequest) -> (reply: JSONValue, subscribe: Bool)
 
   /// Tokens at or above `tokenBase` belong to this server; `tokenBase` itself is the listener.
   init(listener: UnixListener, poller: EventPoller, tokenBase: UInt64, logger: Logger) throws {
@@ -184,9 +184,9 @@ final class ControlServer {
       if clients.count >= Self.maximumClients { dropHungUpClients() }
       if clients.count >= Self.maximumClients { evictLongestIdle(now: now) }
       if clients.count >= Self.maximumClients {
-        let reply = ControlProtocol.failure(
+        let reply = CommandProtocol.failure(
           id: nil,
-          ControlFailure(
+          CommandFailure(
             "too_many_clients",
             "the daemon serves \(Self.maximumClients) clients at most, and every one is"
               + " subscribed or waiting for an answer"))
@@ -229,9 +229,9 @@ final class ControlServer {
     // After what it is still owed, when the socket takes all of that now.
     flush(token, client)
     if clients[token] != nil && client.output.isEmpty {
-      let farewell = ControlProtocol.failure(
+      let farewell = CommandProtocol.failure(
         id: nil,
-        ControlFailure(
+        CommandFailure(
           "evicted",
           "the daemon serves \(Self.maximumClients) clients at most and closed this one, idle"
             + " the longest, to make room for a new one"))
@@ -257,7 +257,7 @@ final class ControlServer {
       client.output.count < Self.outputHighWater
     {
       guard let newline = client.input.firstIndex(of: 0x0A) else {
-        if client.input.count > ControlProtocol.maximumLineBytes {
+        if client.input.count > CommandProtocol.maximumLineBytes {
           client.input.removeAll()
           failTooLong(token, client)
         }
@@ -268,27 +268,27 @@ final class ControlServer {
       client.lastActivity = now
       if text.last == 0x0D { text.removeLast() }
       if text.isEmpty { continue }
-      if text.count > ControlProtocol.maximumLineBytes {
+      if text.count > CommandProtocol.maximumLineBytes {
         failTooLong(token, client)
         break
       }
       answered += 1
-      switch ControlProtocol.parse(text) {
+      switch CommandProtocol.parse(text) {
       case .success(let request):
         let (reply, subscribe) = respond(request)
         if subscribe { client.subscribed = true }
         var bytes = reply.serializedBytes() + [0x0A]
         if bytes.count > Self.maximumReplyBytes {
-          let failure = ControlFailure(
+          let failure = CommandFailure(
             "too_large",
             "the reply would be \(bytes.count) bytes, more than the \(Self.maximumReplyBytes)"
               + " one reply may have; ask for less")
-          bytes = ControlProtocol.failure(id: request.id, failure).serializedBytes() + [0x0A]
+          bytes = CommandProtocol.failure(id: request.id, failure).serializedBytes() + [0x0A]
         }
         enqueue(bytes, to: token)
       case .failure(let rejection):
         enqueue(
-          ControlProtocol.failure(id: rejection.id, rejection.failure).serializedBytes() + [0x0A],
+          CommandProtocol.failure(id: rejection.id, rejection.failure).serializedBytes() + [0x0A],
           to: token)
       }
     }
@@ -341,9 +341,9 @@ final class ControlServer {
   }
 
   private func failTooLong(_ token: UInt64, _ client: Client) {
-    let failure = ControlFailure(
-      "line_too_long", "a request line is \(ControlProtocol.maximumLineBytes) bytes at most")
-    enqueue(ControlProtocol.failure(id: nil, failure).serializedBytes() + [0x0A], to: token)
+    let failure = CommandFailure(
+      "line_too_long", "a request line is \(CommandProtocol.maximumLineBytes) bytes at most")
+    enqueue(CommandProtocol.failure(id: nil, failure).serializedBytes() + [0x0A], to: token)
     client.closeWhenFlushed = true
     if clients[token] != nil && client.output.isEmpty { drop(token) }
   }
