@@ -31,8 +31,11 @@ let package = Package(
     .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
     // 7-segment rendering: segment font, layout templates, frames. Pure like DisplayKit.
     .target(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
-    // LED-matrix rendering: fonts, layouts, wiring maps, gamma and power cap, PNG. Pure.
+    // LED-matrix rendering: fonts, layouts, wiring maps, gamma and power cap. Pure.
     .target(name: "MatrixKit", dependencies: ["WorkoutCore", "DisplayKit"]),
+    // PNG files of matrix pictures, for wodclockctl's snapshots and the golden images: the
+    // daemon sends pixels and never carries the encoder. Pure.
+    .target(name: "PNGEncoding", dependencies: ["MatrixKit"]),
     // Pure logic of buttons and keys: debouncing, presses, long presses and combinations.
     .target(name: "ButtonKit"),
     // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
@@ -65,8 +68,15 @@ let package = Package(
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], linkerSettings: privateSymbols),
+    // wodclockctl: the command line client of the daemon's command socket.
+    .target(
+      name: "WodclockClient",
+      dependencies: [
+        "WodclockDaemon", "ConfigFormat", "HardwareKit", "JSONKit", "DisplayKit", "MatrixKit",
+        "PNGEncoding",
+      ]),
     .executableTarget(
-      name: "wodclockctl", dependencies: ["WodclockDaemon"], linkerSettings: privateSymbols),
+      name: "wodclockctl", dependencies: ["WodclockClient"], linkerSettings: privateSymbols),
     // Hardware-in-the-loop check of the GPIO layer, run inside a gpio-sim VM (Tests/hil).
     .executableTarget(name: "wodclock-gpio-check", dependencies: ["HardwareKit"]),
     // Hardware-in-the-loop check of the bit-banged 7-segment drivers against gpio-sim and of
@@ -106,7 +116,7 @@ let package = Package(
     .target(name: "PNGDecoding", path: "Tests/PNGDecoding"),
     .testTarget(
       name: "MatrixKitTests",
-      dependencies: ["MatrixKit", "DisplayKit", "WorkoutCore", "PNGDecoding"],
+      dependencies: ["MatrixKit", "PNGEncoding", "DisplayKit", "WorkoutCore", "PNGDecoding"],
       exclude: ["Golden", "Fixtures"]),
     .testTarget(name: "ButtonKitTests", dependencies: ["ButtonKit"]),
     .testTarget(name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore"]),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// wodclockctl: controls a running wodclockd. Everything lives in WodclockDaemon so it is tested.
+// wodclockctl: controls a running wodclockd. Everything lives in WodclockClient so it is tested.
 
 import Glibc
-import WodclockDaemon
+import WodclockClient
 
-exit(ControlClientMain.run(Array(CommandLine.arguments.dropFirst())))
+exit(ClientMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -5,6 +5,7 @@
 import DisplayKit
 import MatrixKit
 import PNGDecoding
+import PNGEncoding
 import Testing
 import WorkoutCore
 

@@ -3,6 +3,7 @@
 
 import Glibc
 import MatrixKit
+import PNGEncoding
 import WorkoutCore
 
 /// Instants from a non-zero origin.

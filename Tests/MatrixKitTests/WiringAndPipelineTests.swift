@@ -4,6 +4,7 @@
 
 import DisplayKit
 import MatrixKit
+import PNGEncoding
 import Testing
 import WorkoutCore
 

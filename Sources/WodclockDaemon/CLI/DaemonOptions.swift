@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // wodclockd's command line.
 
+import ConfigFormat
 import HardwareKit
 
 /// What `wodclockd` was asked to do.
@@ -118,7 +119,7 @@ public struct DaemonOptions: Equatable {
           "--config", "--socket", "--state-dir", "--speed", "--check-config", "--print-config",
           "--safe-outputs", "--version", "--help",
         ]
-        let suggestion = known.first { editDistanceBelow(flag, $0, limit: 3) }
+        let suggestion = closestMatch(to: flag, among: known)
         return .failure(
           UsageError(
             "unknown option '\(argument)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")))
@@ -134,22 +135,6 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
   public var message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }
-}
-
-/// Whether two short words are within `limit` edits of each other.
-func editDistanceBelow(_ lhs: String, _ rhs: String, limit: Int) -> Bool {
-  let a = Array(lhs.utf8)
-  let b = Array(rhs.utf8)
-  var previous = Array(0...b.count)
-  for i in 1...max(a.count, 1) where !a.isEmpty {
-    var current = [i] + Array(repeating: 0, count: b.count)
-    for j in 1...max(b.count, 1) where !b.isEmpty {
-      current[j] = min(
-        previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.count] < limit
 }
 
 /// Where things live by default, following systemd's directories when it runs us.

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // wodclockctl: the command-line client of the control socket.
 
+import ConfigFormat
 import HardwareKit
 import JSONKit
+import WodclockDaemon
 
 /// `wodclockctl`: one subcommand per control command, human output or `--json`.
-public enum ControlClientMain {
+public enum ClientMain {
   /// Exit statuses scripts can rely on (sysexits where one fits).
   public enum ExitCode {
     public static let ok: Int32 = 0
@@ -136,7 +138,7 @@ public enum ControlClientMain {
         $0.name == name || (name == "prev" && $0.name == "previous")
       })
     else {
-      let suggestion = subcommands.map(\.name).first { editDistanceBelow(name, $0, limit: 3) }
+      let suggestion = closestMatch(to: name, among: subcommands.map(\.name))
       return usageError(
         "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }

@@ -3,10 +3,13 @@
 // PNG by the client itself: the daemon may run as another user, and FILE is meant relative to
 // where the command is typed.
 
+import ConfigFormat
 import DisplayKit
 import HardwareKit
 import JSONKit
 import MatrixKit
+import PNGEncoding
+import WodclockDaemon
 
 enum SnapshotCommand {
   /// What the command line asks for.
@@ -66,7 +69,7 @@ enum SnapshotCommand {
           return .failure(
             UsageError("'snapshot': unexpected '\(name)' (options come as --NAME VALUE)"))
         }
-        let suggestion = names.first { editDistanceBelow(name, $0, limit: 3) }
+        let suggestion = closestMatch(to: name, among: names)
         return .failure(
           UsageError(
             "'snapshot': unknown option '\(name)'"
@@ -189,7 +192,7 @@ enum SnapshotCommand {
   static func save(_ reply: JSONValue, _ options: Options, quiet: Bool) -> Int32 {
     guard let picture = picture(in: reply) else {
       StandardError.writeLine("wodclockctl: the daemon's snapshot reply has no readable picture")
-      return ControlClientMain.ExitCode.protocolError
+      return ClientMain.ExitCode.protocolError
     }
     let width = picture.width * options.scale
     let height = picture.height * options.scale
@@ -199,7 +202,7 @@ enum SnapshotCommand {
           + "\(options.scale) would be \(width)x\(height) pixels; \(maximumPictureSide) per side "
           + "at most")
       StandardError.writeLine("hint: a smaller --scale")
-      return ControlClientMain.ExitCode.usage
+      return ClientMain.ExitCode.usage
     }
     let output = reply["output"]?.stringValue
     if let output, reply["connected"]?.boolValue == false {
@@ -207,7 +210,7 @@ enum SnapshotCommand {
         "wodclockctl: warning: LED matrix '\(output)' is not connected; this is the last picture "
           + "it was sent before it went away")
     }
-    guard let file = options.file else { return ControlClientMain.ExitCode.ok }
+    guard let file = options.file else { return ClientMain.ExitCode.ok }
     let dots = LEDDots.render(picture, scale: options.scale, gap: gapColor)
     let png = PNGEncoder.encode(dots)
     if file == "-" {
@@ -215,23 +218,23 @@ enum SnapshotCommand {
         try FileDescriptor.standardOutput.writeAll(png)
       } catch {
         StandardError.writeLine("wodclockctl: cannot write the PNG to standard output: \(error)")
-        return ControlClientMain.ExitCode.cannotCreate
+        return ClientMain.ExitCode.cannotCreate
       }
-      return ControlClientMain.ExitCode.ok
+      return ClientMain.ExitCode.ok
     }
     // The file is replaced by a rename, which cannot replace a directory; said plainly here
     // rather than as the rename's EBUSY or EISDIR.
     if FileSystem.isDirectory(file) {
       StandardError.writeLine("wodclockctl: cannot write '\(file)': it is a directory")
       StandardError.writeLine("hint: name a file in it, such as '\(file)/wall.png'")
-      return ControlClientMain.ExitCode.cannotCreate
+      return ClientMain.ExitCode.cannotCreate
     }
     do {
       try FileSystem.writeFileAtomically(file, png, mode: 0o644)
     } catch {
       StandardError.writeLine("wodclockctl: cannot write '\(file)': \(error.errno)")
       StandardError.writeLine("hint: \(hint(for: error.errno, file: file))")
-      return ControlClientMain.ExitCode.cannotCreate
+      return ClientMain.ExitCode.cannotCreate
     }
     if !quiet {
       var what = "\(picture.width)x\(picture.height) LEDs"
@@ -244,7 +247,7 @@ enum SnapshotCommand {
       }
       print("\(file): \(what), \(width)x\(height) pixels")
     }
-    return ControlClientMain.ExitCode.ok
+    return ClientMain.ExitCode.ok
   }
 
   /// What to do about a file that cannot be written.

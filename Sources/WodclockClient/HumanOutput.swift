@@ -3,6 +3,7 @@
 
 import HardwareKit
 import JSONKit
+import WodclockDaemon
 
 enum HumanOutput {
   static func describe(command: String, reply: JSONValue) -> String {

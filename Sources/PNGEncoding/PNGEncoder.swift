@@ -5,6 +5,8 @@
 // stored). PNG spec (ISO/IEC 15948, W3C PNG 2nd ed.) §5.2 signature, §5.3 chunk layout,
 // §11.2.2 IHDR, §10 zlib/deflate (RFC 1950, RFC 1951 §3.2.4 stored blocks).
 
+public import MatrixKit
+
 public enum PNGEncoder {
   /// How the image data is deflated.
   public enum Compression: Sendable {
