@@ -156,6 +156,8 @@ struct SubsetParser {
   private var recorded = Set<Diagnostic>()
   /// Every report, repeats included: a collection whose parse raised it may have lost content.
   var problemCount = 0
+  /// The last column counted on a line that is not ASCII.
+  let lastColumn = ColumnMemo()
   /// The first line the last parsed node did not consume.
   var nextLine = 0
   var blockDepth = 0
@@ -416,10 +418,20 @@ struct SubsetParser {
   /// The 1-based location of byte `offset`, which lies on line `lineIndex` (or just past it).
   func location(line lineIndex: Int, offset: Int) -> SourceLocation {
     let line = lines[lineIndex]
-    let column =
-      line.isASCII
-      ? offset - line.start + 1 : scalarCount(from: line.start, to: min(offset, line.end)) + 1
-    return SourceLocation(file: file, line: lineIndex + 1, column: column)
+    guard !line.isASCII else {
+      return SourceLocation(file: file, line: lineIndex + 1, column: offset - line.start + 1)
+    }
+    let end = min(offset, line.end)
+    let column: Int
+    if lastColumn.line == lineIndex, lastColumn.offset <= end {
+      // Positions come left to right: count on from the last one, so the nodes of one long
+      // line that is not ASCII cost what the line costs, not its square.
+      column = lastColumn.column + scalarCount(from: lastColumn.offset, to: end)
+    } else {
+      column = scalarCount(from: line.start, to: end)
+    }
+    lastColumn.remember(line: lineIndex, offset: end, column: column)
+    return SourceLocation(file: file, line: lineIndex + 1, column: column + 1)
   }
 
   /// A range from one position to another.
@@ -505,6 +517,19 @@ struct SubsetParser {
     let line = lines[lineIndex]
     return line.kind == .content && bytes[line.contentStart] == Byte.dash
       && isBlank(line.contentStart + 1, lineEnd: line.end)
+  }
+}
+
+/// A position and its column, kept by reference so the parser's read-only helpers can update it.
+final class ColumnMemo {
+  private(set) var line = -1
+  private(set) var offset = 0
+  private(set) var column = 0
+
+  func remember(line: Int, offset: Int, column: Int) {
+    self.line = line
+    self.offset = offset
+    self.column = column
   }
 }
 

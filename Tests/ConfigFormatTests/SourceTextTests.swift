@@ -113,6 +113,21 @@ struct SourceTextTests {
     #expect(diagnostics.map(\.message) == ["tabs are not allowed outside quotes"])
   }
 
+  @Test("columns along one long line that is not ASCII, asked for in any order")
+  func columnsAlongALongLine() throws {
+    let items = (0..<3000).map { $0 % 2 == 0 ? "é\($0)" : "x\($0)" }
+    let node = try #require(root("list: [" + items.joined(separator: ", ") + "]\n"))
+    var column = 8
+    for (index, item) in items.enumerated() {
+      #expect(node["list"]?[index]?.location.column == column)
+      column += item.unicodeScalars.count + 2
+    }
+    // A note points back along the line, before the position the error was found at.
+    let diagnostic = try #require(errors("m: {é: 1, a: 2, ü: 3, a: 4}\n").first)
+    #expect(diagnostic.location.column == 23)
+    #expect(diagnostic.notes.first?.location.column == 11)
+  }
+
   @Test("what could be read of a broken file is kept, marked where content was lost")
   func recoveredTree() throws {
     let text = """
