@@ -121,6 +121,18 @@ private func largeConfig(lineEnd: String, misspelt: Bool = false) -> String {
     #expect(result.error.contains("error: 'label' contains the control character U+001B"))
   }
 
+  @Test func aFailedReloadSaysWhyWithoutRawControlCharacters() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    try daemon.writeConfig("\"\\e[2J\": 1\n" + testConfig)
+    let reply = try daemon.request(["cmd": "reload"])
+    #expect(reply["ok"] == false)
+    let message = reply["error"]?["message"]?.stringValue ?? ""
+    #expect(message.hasSuffix("wodclock.yaml:1:1: unknown section '<U+001B>[2J'"), "\(message)")
+    #expect(!message.unicodeScalars.contains("\u{1B}"))
+    #expect(!daemon.log.unicodeScalars.contains("\u{1B}"))
+  }
+
   @Test func aSyntaxErrorAndASchemaErrorAreReportedTogether() throws {
     let result = try check("presets:\n  a:\n  \tmode: amrap\n  b:\n    mode: amarp\n")
     #expect(result.status == 78)

@@ -26,9 +26,14 @@ public struct ConfigurationProblem: Error {
   }
 
   /// `3 errors in wodclock.yaml` or the first message when there is one.
+  /// It goes to displays, the log and control clients, so text from the file in it shows its
+  /// control characters as `<U+001B>`, as the rendered diagnostics do.
   public var summary: String {
     let errors = diagnostics.filter { $0.severity == .error }
-    if errors.count == 1, let only = errors.first { return "\(only.location): \(only.message)" }
+    if errors.count == 1, let only = errors.first {
+      return DiagnosticRenderer.escaped(
+        "\(only.location): \(only.message)", keepingLineBreaks: false)
+    }
     return DiagnosticRenderer.summaryLine(file: file, diagnostics: diagnostics)
   }
 }
