@@ -234,6 +234,7 @@ extension SubsetParser {
   {
     try enterBlock(line: firstLine, offset: firstKey)
     defer { blockDepth -= 1 }
+    let problemsBefore = problemCount
     var entries: [MappingEntry] = []
     var keys = DuplicateKeyDetector()
     var lineIndex = firstLine
@@ -260,7 +261,8 @@ extension SubsetParser {
     let start = entries.first?.key.range.start ?? location(line: firstLine, offset: firstKey)
     let end = entries.last?.value.range.end ?? start
     return ConfigMapping(
-      entries: entries, style: .block, range: SourceRange(start: start, end: end))
+      entries: entries, style: .block, range: SourceRange(start: start, end: end),
+      isIncomplete: problemCount > problemsBefore)
   }
 
   /// Parses a block sequence whose `-` indicators sit at column `indent` (YAML 1.2 §8.2.1).
@@ -270,6 +272,7 @@ extension SubsetParser {
     let firstDash = lines[firstLine].start + indent
     try enterBlock(line: firstLine, offset: firstDash)
     defer { blockDepth -= 1 }
+    let problemsBefore = problemCount
     var items: [ConfigNode] = []
     var lineIndex = firstLine
     while true {
@@ -298,7 +301,9 @@ extension SubsetParser {
     }
     let start = location(line: firstLine, offset: firstDash)
     let end = items.last?.range.end ?? start
-    return ConfigSequence(items: items, style: .block, range: SourceRange(start: start, end: end))
+    return ConfigSequence(
+      items: items, style: .block, range: SourceRange(start: start, end: end),
+      isIncomplete: problemCount > problemsBefore)
   }
 
   /// The value of `key:` (after the colon at `offset`): on the same line, or on the next lines.
@@ -525,11 +530,17 @@ extension SubsetParser {
   mutating func skipSpaces(line lineIndex: Int, from offset: Int) -> Int {
     let lineEnd = lines[lineIndex].end
     var index = offset
+    var reportedTab = false
     while index < lineEnd {
       let byte = bytes[index]
       if byte == Byte.tab {
-        error(
-          "tabs are not allowed outside quotes", line: lineIndex, offset: index, hint: "use spaces")
+        // One report for a run of them: each costs a column count along the line.
+        if !reportedTab {
+          error(
+            "tabs are not allowed outside quotes", line: lineIndex, offset: index,
+            hint: "use spaces")
+        }
+        reportedTab = true
       } else if byte != Byte.space {
         break
       }
@@ -593,7 +604,7 @@ extension SubsetParser {
   // MARK: Reports
 
   private mutating func reportDuplicate(_ key: Scalar, first: Scalar) {
-    diagnostics.append(
+    record(
       .error(
         "duplicate key '\(key.text)' in mapping", at: key.range,
         hint: "remove or rename one of them; keys must be unique",

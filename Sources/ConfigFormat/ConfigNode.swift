@@ -75,12 +75,18 @@ public struct ConfigMapping: Sendable, Equatable {
   public var style: CollectionStyle
   /// From the first key (or the `{`) to the end of the last value (or the `}`).
   public var range: SourceRange
+  /// True when a syntax error inside the mapping (in it or in a value nested in it) may have
+  /// cost it entries, so a key that seems to be missing may only be unreadable.
+  public var isIncomplete: Bool
 
   /// Creates a mapping.
-  public init(entries: [MappingEntry], style: CollectionStyle, range: SourceRange) {
+  public init(
+    entries: [MappingEntry], style: CollectionStyle, range: SourceRange, isIncomplete: Bool = false
+  ) {
     self.entries = entries
     self.style = style
     self.range = range
+    self.isIncomplete = isIncomplete
   }
 
   /// The keys' texts, in file order.
@@ -103,12 +109,17 @@ public struct ConfigSequence: Sendable, Equatable {
   public var style: CollectionStyle
   /// From the first `-` (or the `[`) to the end of the last item (or the `]`).
   public var range: SourceRange
+  /// True when a syntax error inside the sequence may have cost it items.
+  public var isIncomplete: Bool
 
   /// Creates a sequence.
-  public init(items: [ConfigNode], style: CollectionStyle, range: SourceRange) {
+  public init(
+    items: [ConfigNode], style: CollectionStyle, range: SourceRange, isIncomplete: Bool = false
+  ) {
     self.items = items
     self.style = style
     self.range = range
+    self.isIncomplete = isIncomplete
   }
 }
 
@@ -162,6 +173,15 @@ public enum ConfigNode: Sendable, Equatable {
 
   /// True for an absent value (`key:` with nothing after it).
   public var isEmptyValue: Bool { scalar?.isEmptyValue ?? false }
+
+  /// True for a collection a syntax error may have cost part of its content.
+  public var isIncomplete: Bool {
+    switch self {
+    case .scalar: return false
+    case .mapping(let mapping): return mapping.isIncomplete
+    case .sequence(let sequence): return sequence.isIncomplete
+    }
+  }
 
   /// The value under `key` when the node is a mapping holding that key.
   public subscript(key: String) -> ConfigNode? { mapping?[key] }

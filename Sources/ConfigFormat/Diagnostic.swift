@@ -93,27 +93,56 @@ public struct Diagnostic: Error, Sendable, Equatable, Hashable {
 }
 
 /// Collects diagnostics while a configuration is checked, so every problem is reported in one run.
+///
+/// A bag may keep at most `limit` of them and only count the rest, so a file made of nothing
+/// but mistakes costs a bounded amount of memory and time to check (compilers stop listing
+/// errors the same way); ``sorted`` then ends with a note that says where the listing stopped.
 public struct DiagnosticBag: Sendable, Equatable {
-  /// Everything collected so far, in the order it was added.
+  /// How many diagnostics the parser and the schema checker each keep at most.
+  public static let standardLimit = 1000
+
+  /// Everything kept so far, in the order it was added.
   public private(set) var diagnostics: [Diagnostic] = []
+  /// The most diagnostics the bag keeps.
+  public let limit: Int
+  /// Diagnostics added past the limit, counted but not kept.
+  public private(set) var omittedErrors = 0
+  /// Warnings added past the limit.
+  public private(set) var omittedWarnings = 0
+  private var firstOmitted: SourceLocation?
 
-  /// Creates an empty bag.
-  public init() {}
-
-  /// Creates a bag holding `diagnostics`, such as the parser's.
-  public init(_ diagnostics: [Diagnostic]) {
-    self.diagnostics = diagnostics
+  /// Creates an empty bag that keeps at most `limit` diagnostics.
+  public init(limit: Int = .max) {
+    self.limit = max(0, limit)
   }
 
-  /// Adds one diagnostic.
+  /// Creates a bag holding `diagnostics`, such as the parser's.
+  public init(_ diagnostics: [Diagnostic], limit: Int = .max) {
+    self.init(limit: limit)
+    append(contentsOf: diagnostics)
+  }
+
+  /// Adds one diagnostic, or counts it when the bag is full.
   public mutating func append(_ diagnostic: Diagnostic) {
-    diagnostics.append(diagnostic)
+    if diagnostics.count < limit {
+      diagnostics.append(diagnostic)
+      return
+    }
+    firstOmitted = firstOmitted ?? diagnostic.location
+    switch diagnostic.severity {
+    case .error: omittedErrors += 1
+    case .warning: omittedWarnings += 1
+    case .note: break
+    }
   }
 
   /// Adds several diagnostics.
   public mutating func append(contentsOf other: [Diagnostic]) {
-    diagnostics.append(contentsOf: other)
+    for diagnostic in other { append(diagnostic) }
   }
+
+  /// How many diagnostics were added, kept or not.
+  public var count: Int { diagnostics.count + omittedErrors + omittedWarnings }
 
   /// Adds an error underlining `range`.
   public mutating func error(
@@ -156,12 +185,25 @@ public struct DiagnosticBag: Sendable, Equatable {
   /// True when at least one error was collected.
   public var hasErrors: Bool { errorCount > 0 }
 
-  /// How many errors were collected (notes inside diagnostics are not counted).
-  public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+  /// How many errors were collected, kept or not (notes inside diagnostics are not counted).
+  public var errorCount: Int { diagnostics.count { $0.severity == .error } + omittedErrors }
 
-  /// How many warnings were collected.
-  public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+  /// How many warnings were collected, kept or not.
+  public var warningCount: Int {
+    diagnostics.count { $0.severity == .warning } + omittedWarnings
+  }
 
-  /// The diagnostics sorted by position, as they should be printed.
-  public var sorted: [Diagnostic] { Diagnostic.sortedByLocation(diagnostics) }
+  /// The diagnostics kept, sorted by position, as they should be printed; when some were only
+  /// counted, a note at the first of them says how many.
+  public var sorted: [Diagnostic] {
+    var sorted = Diagnostic.sortedByLocation(diagnostics)
+    if let firstOmitted {
+      sorted.append(
+        Diagnostic(
+          severity: .note, location: firstOmitted,
+          message: "more problems from here on are not listed: the check lists at most \(limit)",
+          hint: "fix the ones above and check again"))
+    }
+    return sorted
+  }
 }

@@ -23,6 +23,7 @@ extension SubsetParser {
       throw ParseAbort(resumeLine: cursor.line + 1)
     }
     cursor.offset += 1
+    let problemsBefore = problemCount
     var items: [ConfigNode] = []
     var entries: [MappingEntry] = []
     var keys = DuplicateKeyDetector()
@@ -47,7 +48,7 @@ extension SubsetParser {
           &cursor, minimumIndent: minimumIndent, depth: depth, open: open)
         plainEndedItsLine = endedLine
         if let earlier = keys.earlierIndex(of: entry.key.text) {
-          diagnostics.append(
+          record(
             .error(
               "duplicate key '\(entry.key.text)' in mapping", at: entry.key.range,
               hint: "remove or rename one of them; keys must be unique",
@@ -80,10 +81,13 @@ extension SubsetParser {
     }
     cursor.offset += 1
     let range = range(fromLine: open.line, open.offset, toLine: cursor.line, cursor.offset)
+    let isIncomplete = problemCount > problemsBefore
     if isSequence {
-      return .sequence(ConfigSequence(items: items, style: .flow, range: range))
+      return .sequence(
+        ConfigSequence(items: items, style: .flow, range: range, isIncomplete: isIncomplete))
     }
-    return .mapping(ConfigMapping(entries: entries, style: .flow, range: range))
+    return .mapping(
+      ConfigMapping(entries: entries, style: .flow, range: range, isIncomplete: isIncomplete))
   }
 
   /// One `key: value` entry of a flow mapping; the value may be absent (`{a: }`).

@@ -20,35 +20,54 @@ public enum ParseResult: Sendable, Equatable {
   }
 }
 
+/// What could be read of a file, and every diagnostic found while reading it.
+public struct RecoveredDocument: Sendable, Equatable {
+  /// The tree of everything that parsed. When there are diagnostics, the collections that lost
+  /// or garbled part of their content say so (`ConfigMapping.isIncomplete`).
+  public var document: ConfigDocument
+  /// The errors, sorted by position, without repeats; empty when the file is valid.
+  public var diagnostics: [Diagnostic]
+}
+
 /// A strict parser for the subset of YAML 1.2 that wodclock configuration files use.
 ///
 /// Supported: block mappings and sequences (compact `- key: value` items, sequences indented or
 /// not under their key), flow sequences and mappings (nested too), plain, single-quoted and
 /// double-quoted scalars (multi-line quoted scalars fold as YAML 1.2 §6.5 says), comments, an
-/// optional `---` start and `...` end marker, and empty values.
+/// optional `---` start and `...` end marker, and empty values. Lines end at LF, CR LF or a lone
+/// CR (YAML 1.2 §5.4), so files from any editor read the same.
 ///
-/// Everything else is rejected by name rather than guessed at: tabs in indentation, anchors,
-/// aliases, tags, block scalars (`|`, `>`), complex keys (`? `), directives, several documents,
-/// duplicate keys, multi-line plain scalars, inconsistent indentation, unterminated quotes and
-/// brackets, and trailing garbage. Every document it accepts means the same as it does to a full
-/// YAML parser.
+/// Everything else is rejected by name rather than guessed at: bytes that are not UTF-8, tabs in
+/// indentation, anchors, aliases, tags, block scalars (`|`, `>`), complex keys (`? `),
+/// directives, several documents, duplicate keys, multi-line plain scalars, inconsistent
+/// indentation, unterminated quotes and brackets, and trailing garbage. Every document it accepts
+/// means the same as it does to a full YAML parser.
 public enum YAMLSubsetParser {
   /// Parses `text`, naming `file` in every location. Reports every error it can find, not just
   /// the first: after an error it resumes at the next line indented no deeper than the broken
   /// entry.
   public static func parse(_ text: String, file: String) -> ParseResult {
-    var parser = SubsetParser(text: text, file: file)
+    result(of: parseRecovering(bytes: Array(text.utf8), file: file))
+  }
+
+  /// Parses the raw bytes of a file. Unlike a `String`, they may hold invalid UTF-8, which is
+  /// reported at its line and column instead of being replaced unseen.
+  public static func parse(bytes: [UInt8], file: String) -> ParseResult {
+    result(of: parseRecovering(bytes: bytes, file: file))
+  }
+
+  /// Parses the raw bytes of a file and returns what could be read even when there are errors,
+  /// so a schema can still check the rest of the file in the same run.
+  public static func parseRecovering(bytes: [UInt8], file: String) -> RecoveredDocument {
+    var parser = SubsetParser(bytes: bytes, file: file)
     let root = parser.parseDocument()
-    if parser.diagnostics.isEmpty {
-      return .success(ConfigDocument(file: file, root: root))
-    }
-    var unique: [Diagnostic] = []
-    var seen = Set<Diagnostic>()
-    for diagnostic in Diagnostic.sortedByLocation(parser.diagnostics)
-    where seen.insert(diagnostic).inserted {
-      unique.append(diagnostic)
-    }
-    return .failure(unique)
+    return RecoveredDocument(
+      document: ConfigDocument(file: file, root: root), diagnostics: parser.diagnostics.sorted)
+  }
+
+  private static func result(of recovered: RecoveredDocument) -> ParseResult {
+    recovered.diagnostics.isEmpty
+      ? .success(recovered.document) : .failure(recovered.diagnostics)
   }
 }
 
@@ -132,21 +151,29 @@ struct SubsetParser {
   let bytes: [UInt8]
   let file: String
   var lines: [SourceLine] = []
-  var diagnostics: [Diagnostic] = []
+  /// What was found, each once, at most `DiagnosticBag.standardLimit` of them.
+  var diagnostics = DiagnosticBag(limit: DiagnosticBag.standardLimit)
+  private var recorded = Set<Diagnostic>()
+  /// Every report, repeats included: a collection whose parse raised it may have lost content.
+  var problemCount = 0
+  /// The last column counted on a line that is not ASCII.
+  let lastColumn = ColumnMemo()
   /// The first line the last parsed node did not consume.
   var nextLine = 0
   var blockDepth = 0
 
-  init(text: String, file: String) {
-    self.bytes = Array(text.utf8)
+  init(bytes: [UInt8], file: String) {
+    self.bytes = bytes
     self.file = file
     splitLines()
   }
 
   // MARK: Lines
 
-  /// Splits the text into lines and rejects characters YAML does not allow in a stream
-  /// (YAML 1.2 §5.1: printable characters only; §5.4: only LF and CR LF break lines here).
+  /// Splits the text into lines (YAML 1.2 §5.4: LF, CR LF and a lone CR each end a line, as
+  /// PyYAML reads them too) and rejects what YAML does not allow in a stream: bytes that are not
+  /// UTF-8 (§5.2) and non-printable characters (§5.1). Only the first such character of a line
+  /// is reported, with a count of the others, so a file full of them costs one diagnostic a line.
   private mutating func splitLines() {
     var index = 0
     let count = bytes.count
@@ -154,40 +181,99 @@ struct SubsetParser {
     if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     var lineStart = index
     var isASCII = true
+    var firstProblem: (offset: Int, message: String, hint: String?)?
+    var moreProblems = 0
     lines.reserveCapacity(count / 24 + 1)
+    func problem(_ message: String, at offset: Int, hint: String? = nil) {
+      if firstProblem == nil {
+        firstProblem = (offset, message, hint)
+      } else {
+        moreProblems += 1
+      }
+    }
+    func endLine(at end: Int) {
+      if let first = firstProblem {
+        var hint = first.hint
+        if moreProblems > 0 {
+          let more =
+            "this line holds \(moreProblems) more such character\(moreProblems == 1 ? "" : "s")"
+          hint = hint.map { "\($0); \(more)" } ?? more
+        }
+        report(
+          first.message, lineIndex: lines.count, lineStart: lineStart, offset: first.offset,
+          hint: hint)
+        firstProblem = nil
+        moreProblems = 0
+      }
+      appendLine(start: lineStart, end: end, isASCII: isASCII)
+      isASCII = true
+    }
     while index < count {
       let byte = bytes[index]
-      if byte == Byte.lineFeed {
-        appendLine(start: lineStart, end: index, isASCII: isASCII)
-        index += 1
+      if byte == Byte.lineFeed || byte == Byte.carriageReturn {
+        endLine(at: index)
+        let isCRLF =
+          byte == Byte.carriageReturn && index + 1 < count && bytes[index + 1] == Byte.lineFeed
+        index += isCRLF ? 2 : 1
         lineStart = index
-        isASCII = true
         continue
       }
       if byte < 0x20 || byte == Byte.delete {
-        if byte == Byte.carriageReturn, index + 1 < count, bytes[index + 1] == Byte.lineFeed {
-          appendLine(start: lineStart, end: index, isASCII: isASCII)
-          index += 2
-          lineStart = index
-          isASCII = true
-          continue
-        }
         if byte != Byte.tab {
-          let message =
-            byte == Byte.carriageReturn
-            ? "carriage return without a line feed; use Unix (LF) or Windows (CR LF) line endings"
-            : "control character U+\(hex(UInt32(byte), digits: 4)) is not allowed in YAML"
-          report(message, lineIndex: lines.count, lineStart: lineStart, offset: index)
+          problem(
+            "control character U+\(hex(UInt32(byte), digits: 4)) is not allowed in YAML",
+            at: index)
         }
       } else if byte >= 0x80 {
         isASCII = false
-        if let message = forbiddenMultibyteMessage(at: index) {
-          report(message, lineIndex: lines.count, lineStart: lineStart, offset: index)
+        guard let length = utf8SequenceLength(at: index) else {
+          problem(
+            "byte 0x\(hex(UInt32(byte), digits: 2)) is not valid UTF-8", at: index,
+            hint: "the file must be saved as UTF-8; this looks like another encoding such as "
+              + "Latin-1 (convert it with 'iconv -f latin1 -t utf-8')")
+          index += 1
+          continue
         }
+        if let message = forbiddenMultibyteMessage(at: index) {
+          problem(message, at: index)
+        }
+        index += length
+        continue
       }
       index += 1
     }
-    appendLine(start: lineStart, end: count, isASCII: isASCII)
+    endLine(at: count)
+  }
+
+  /// The length of the well-formed UTF-8 sequence at `index` (Unicode 15, table 3-7: no
+  /// overlong forms, no surrogates, nothing past U+10FFFF), or nil when the bytes there are not
+  /// one.
+  private func utf8SequenceLength(at index: Int) -> Int? {
+    let lead = bytes[index]
+    let length: Int
+    var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+    switch lead {
+    case 0x00...0x7F: return 1
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      secondRange = 0xA0...0xBF
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      secondRange = 0x80...0x9F
+    case 0xF0:
+      length = 4
+      secondRange = 0x90...0xBF
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      secondRange = 0x80...0x8F
+    default: return nil
+    }
+    guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]) else { return nil }
+    for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+    return length
   }
 
   /// Names the non-ASCII characters YAML excludes or treats specially (YAML 1.2 §5.1, §5.4).
@@ -254,7 +340,9 @@ struct SubsetParser {
 
   /// The index of the next line, at or after `index`, that holds structure (not blank, not a
   /// comment). Tabs in the indentation of skipped lines are reported here; a content line
-  /// indented with tabs is reported and skipped, because its depth cannot be known.
+  /// indented with tabs is reported and skipped, because its depth cannot be known. When it
+  /// opens a block (`key:` alone), the lines indented deeper than it, as written, go with it:
+  /// they are its value, and read as entries of the collection above they would be misread.
   mutating func nextContentLine(from index: Int) -> Int? {
     var lineIndex = index
     while lineIndex < lines.count {
@@ -267,6 +355,16 @@ struct SubsetParser {
           hint: "indent with spaces")
         if line.kind == .content {
           lineIndex += 1
+          if opensBlock(line) {
+            let written = line.contentStart - line.start
+            while lineIndex < lines.count {
+              let next = lines[lineIndex]
+              let isStructure = next.kind == .content
+              if isStructure && next.contentStart - next.start <= written { break }
+              if next.kind == .documentStart || next.kind == .documentEnd { break }
+              lineIndex += 1
+            }
+          }
           continue
         }
       }
@@ -277,6 +375,28 @@ struct SubsetParser {
       return lineIndex
     }
     return nil
+  }
+
+  /// True when `line` ends in a `:` or is a lone `-`, a comment aside: its value is on the
+  /// lines below.
+  private func opensBlock(_ line: SourceLine) -> Bool {
+    var end = line.end
+    var index = line.contentStart
+    while index < line.end {
+      if bytes[index] == Byte.hash, index > line.contentStart,
+        bytes[index - 1] == Byte.space || bytes[index - 1] == Byte.tab
+      {
+        end = index
+        break
+      }
+      index += 1
+    }
+    while end > line.contentStart, bytes[end - 1] == Byte.space || bytes[end - 1] == Byte.tab {
+      end -= 1
+    }
+    guard end > line.contentStart else { return false }
+    return bytes[end - 1] == Byte.colon
+      || (end - line.contentStart == 1 && bytes[line.contentStart] == Byte.dash)
   }
 
   /// Skips, from `index`, the lines that belong to an entry that failed: blank lines and lines
@@ -298,10 +418,20 @@ struct SubsetParser {
   /// The 1-based location of byte `offset`, which lies on line `lineIndex` (or just past it).
   func location(line lineIndex: Int, offset: Int) -> SourceLocation {
     let line = lines[lineIndex]
-    let column =
-      line.isASCII
-      ? offset - line.start + 1 : scalarCount(from: line.start, to: min(offset, line.end)) + 1
-    return SourceLocation(file: file, line: lineIndex + 1, column: column)
+    guard !line.isASCII else {
+      return SourceLocation(file: file, line: lineIndex + 1, column: offset - line.start + 1)
+    }
+    let end = min(offset, line.end)
+    let column: Int
+    if lastColumn.line == lineIndex, lastColumn.offset <= end {
+      // Positions come left to right: count on from the last one, so the nodes of one long
+      // line that is not ASCII cost what the line costs, not its square.
+      column = lastColumn.column + scalarCount(from: lastColumn.offset, to: end)
+    } else {
+      column = scalarCount(from: line.start, to: end)
+    }
+    lastColumn.remember(line: lineIndex, offset: end, column: column)
+    return SourceLocation(file: file, line: lineIndex + 1, column: column + 1)
   }
 
   /// A range from one position to another.
@@ -326,24 +456,36 @@ struct SubsetParser {
 
   // MARK: Diagnostics
 
+  /// Records `diagnostic` unless it was already reported (a line can be looked at from several
+  /// levels of nesting).
+  mutating func record(_ diagnostic: Diagnostic) {
+    problemCount += 1
+    if diagnostics.count < diagnostics.limit {
+      guard recorded.insert(diagnostic).inserted else { return }
+    }
+    diagnostics.append(diagnostic)
+  }
+
   /// Records an error at byte `offset` of line `line`, underlining `length` characters.
   mutating func error(
     _ message: String, line lineIndex: Int, offset: Int, length: Int = 1, hint: String? = nil,
     notes: [Diagnostic] = []
   ) {
-    diagnostics.append(
+    record(
       Diagnostic(
         severity: .error, location: location(line: lineIndex, offset: offset), length: length,
         message: message, hint: hint, notes: notes))
   }
 
   /// Records an error while lines are still being split (the line is not in the table yet).
-  private mutating func report(_ message: String, lineIndex: Int, lineStart: Int, offset: Int) {
+  private mutating func report(
+    _ message: String, lineIndex: Int, lineStart: Int, offset: Int, hint: String?
+  ) {
     let column = scalarCount(from: lineStart, to: offset) + 1
-    diagnostics.append(
+    record(
       Diagnostic(
         severity: .error, location: SourceLocation(file: file, line: lineIndex + 1, column: column),
-        message: message))
+        message: message, hint: hint))
   }
 
   /// A short, printable excerpt of the text at `offset` for messages ("found 'xyz'").
@@ -375,6 +517,19 @@ struct SubsetParser {
     let line = lines[lineIndex]
     return line.kind == .content && bytes[line.contentStart] == Byte.dash
       && isBlank(line.contentStart + 1, lineEnd: line.end)
+  }
+}
+
+/// A position and its column, kept by reference so the parser's read-only helpers can update it.
+final class ColumnMemo {
+  private(set) var line = -1
+  private(set) var offset = 0
+  private(set) var column = 0
+
+  func remember(line: Int, offset: Int, column: Int) {
+    self.line = line
+    self.offset = offset
+    self.column = column
   }
 }
 

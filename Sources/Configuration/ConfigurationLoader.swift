@@ -36,26 +36,61 @@ public enum ConfigurationLoader {
   ]
 
   /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
-  /// reported in one run; `configuration` is nil when any of them is an error. When the text is
-  /// not valid YAML only the parser's errors are reported, because there is no tree to check.
+  /// reported in one run; `configuration` is nil when any of them is an error.
   ///
   /// - Parameter plugins: the schemas of every plugin kind `inputs` and `outputs` may use.
   public static func load(text: String, file: String, plugins: [PluginSchema])
     -> ConfigurationLoadResult
   {
-    switch YAMLSubsetParser.parse(text, file: file) {
-    case .failure(let diagnostics):
-      return ConfigurationLoadResult(
-        configuration: nil,
-        diagnostics: Diagnostic.sortedByLocation(
-          ParseDiagnostics.reworded(diagnostics, text: text)))
-    case .success(let document):
-      var loader = Loader(file: file, plugins: plugins)
-      let configuration = loader.load(document.root)
-      let bag = loader.checker.bag
-      return ConfigurationLoadResult(
-        configuration: bag.hasErrors ? nil : configuration, diagnostics: bag.sorted)
-    }
+    load(bytes: Array(text.utf8), file: file, plugins: plugins)
+  }
+
+  /// Parses and validates the raw bytes of a file, so bytes that are not UTF-8 are reported
+  /// where they stand. A syntax error does not hide the rest: what could be read is checked
+  /// against the schema too, except for what the broken lines may have held (a key that seems
+  /// missing next to a syntax error is not reported).
+  ///
+  /// - Parameters:
+  ///   - plugins: the schemas of every plugin kind `inputs` and `outputs` may use.
+  ///   - system: answers questions about the machine the file is for (does a group exist?);
+  ///     nil checks the file alone.
+  public static func load(
+    bytes: [UInt8], file: String, plugins: [PluginSchema], system: SystemLookup? = nil
+  ) -> ConfigurationLoadResult {
+    let parsed = YAMLSubsetParser.parseRecovering(bytes: bytes, file: file)
+    var loader = Loader(
+      file: file, plugins: plugins, hasSyntaxErrors: !parsed.diagnostics.isEmpty, system: system)
+    let configuration = loader.load(parsed.document.root)
+    let diagnostics =
+      ParseDiagnostics.reworded(parsed.diagnostics, root: parsed.document.root)
+      + loader.checker.bag.sorted
+    let hasErrors = diagnostics.contains { $0.severity == .error }
+    return ConfigurationLoadResult(
+      configuration: hasErrors ? nil : configuration,
+      diagnostics: Diagnostic.sortedByLocation(diagnostics))
+  }
+}
+
+/// What the loader may ask about the machine a configuration is for. The shell that runs the
+/// check answers (the loader itself reads nothing), and a test can answer for it.
+public struct SystemLookup: Sendable {
+  /// What a group lookup found.
+  public enum GroupStatus: Sendable, Equatable {
+    /// The group exists.
+    case found
+    /// The group database answered: there is no such group.
+    case notFound
+    /// The lookup itself failed (for example a directory service that did not answer); the
+    /// reason says why, and the group may still exist.
+    case unknown(reason: String)
+  }
+
+  /// Looks up a group by name.
+  public var group: @Sendable (String) -> GroupStatus
+
+  /// Creates a lookup.
+  public init(group: @escaping @Sendable (String) -> GroupStatus) {
+    self.group = group
   }
 }
 
@@ -64,25 +99,37 @@ struct Loader {
   var checker = SchemaChecker()
   let file: String
   let plugins: [PluginSchema]
+  /// The parser reported errors, so the tree may lack what the broken lines held: whatever
+  /// seems to be missing at the top level is not reported.
+  let hasSyntaxErrors: Bool
+  let system: SystemLookup?
   /// Preset names in file order, known before any section that refers to them is read.
   var presetNames: [String] = []
   var presetNameSet: Set<String> = []
+  /// A syntax error may have hidden a preset, so an unknown name is not an error.
+  var presetNamesMayBeIncomplete = false
   /// Control names from `controls:` (or the standard ones), for the inputs that use them.
   var controlNames: [String] = []
+  /// A syntax error may have hidden a control.
+  var controlNamesMayBeIncomplete = false
   /// The merged palette, for plugin colour settings.
   var palette = DesignTokens.standard.palette
 
-  init(file: String, plugins: [PluginSchema]) {
+  init(file: String, plugins: [PluginSchema], hasSyntaxErrors: Bool, system: SystemLookup?) {
     self.file = file
     self.plugins = plugins
+    self.hasSyntaxErrors = hasSyntaxErrors
+    self.system = system
   }
 
   mutating func load(_ root: ConfigNode?) -> WodclockConfiguration? {
     let start = SourceLocation(file: file, line: 1, column: 1)
     guard let root, !root.isEmptyValue else {
-      checker.error(
-        "the configuration is empty", at: SourceRange(at: start),
-        hint: "add a 'presets' section with at least one workout")
+      if !hasSyntaxErrors {
+        checker.error(
+          "the configuration is empty", at: SourceRange(at: start),
+          hint: "add a 'presets' section with at least one workout")
+      }
       return nil
     }
     guard let mapping = root.mapping else {
@@ -110,6 +157,7 @@ struct Loader {
     let presets = readPresets(
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
     controlNames = controls.map(\.name)
+    controlNamesMayBeIncomplete = mapping["controls"]?.isIncomplete ?? hasSyntaxErrors
     var instances = PluginInstances()
     let inputs = readPlugins(mapping["inputs"], direction: .input, into: &instances)
     let outputs = readPlugins(mapping["outputs"], direction: .output, into: &instances)
@@ -235,9 +283,11 @@ struct Loader {
     return failed ? nil : rounds
   }
 
-  /// True when `name` is a preset of the file; otherwise reports it at `node`.
+  /// True when `name` is a preset of the file; otherwise reports it at `node` (unless a syntax
+  /// error may have hidden the preset).
   mutating func checkPresetReference(_ name: String, at node: ConfigNode) -> Bool {
     if presetNameSet.contains(name) { return true }
+    if presetNamesMayBeIncomplete { return false }
     checker.error(
       "unknown preset '\(name)'", at: node.range,
       hint: presetNames.isEmpty
@@ -258,7 +308,7 @@ struct Loader {
     for entry in checker.checkKeys(mapping, allowed: Self.daemonKeys, context: "in 'daemon'") {
       if entry.key.text == "socket_group" {
         if let group = checker.text(entry.value, key: "socket_group"),
-          checkGroupName(group, at: entry.value)
+          checkGroupName(group, at: entry.value), checkGroupExists(group, at: entry.value)
         {
           settings.socketGroup = group
         }
@@ -297,20 +347,41 @@ struct Loader {
     }
     return valid
   }
+
+  /// The daemon gives the control socket to this group when it starts, and cannot start when
+  /// the group does not exist: ask the system now, when there is one to ask.
+  mutating func checkGroupExists(_ name: String, at node: ConfigNode) -> Bool {
+    switch system?.group(name) ?? .found {
+    case .found:
+      return true
+    case .notFound:
+      checker.error(
+        "no group named '\(name)' on this system", at: node.range,
+        hint: "create it ('groupadd --system \(name)') or name an existing group; the daemon "
+          + "gives the control socket to this group and cannot start without it")
+      return false
+    case .unknown(let reason):
+      checker.warning(
+        "cannot check that group '\(name)' exists: \(reason)", at: node.range,
+        hint: "the daemon will not start if the group does not exist when it does")
+      return true
+    }
+  }
 }
 
 /// Rewording of parser diagnostics where the schema knows better what the user meant.
 enum ParseDiagnostics {
   /// The parser reports a repeated preset name as a generic duplicate key; under `presets:` it
-  /// is a duplicate preset, and the message says so.
-  static func reworded(_ diagnostics: [Diagnostic], text: String) -> [Diagnostic] {
-    let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-      Substring($0)
-    }
+  /// is a duplicate preset, and the message says so. The parser keeps both entries in the tree,
+  /// so the keys of the top-level `presets` mapping tell which duplicates are presets.
+  static func reworded(_ diagnostics: [Diagnostic], root: ConfigNode?) -> [Diagnostic] {
+    guard let presets = root?["presets"]?.mapping,
+      diagnostics.contains(where: { $0.message.hasPrefix("duplicate key '") })
+    else { return diagnostics }
+    let presetKeys = Set(presets.entries.map(\.key.location))
     return diagnostics.map { diagnostic in
       guard diagnostic.message.hasPrefix("duplicate key '"),
-        diagnostic.message.hasSuffix("' in mapping"),
-        isUnderPresets(line: diagnostic.location.line, column: diagnostic.location.column, lines)
+        diagnostic.message.hasSuffix("' in mapping"), presetKeys.contains(diagnostic.location)
       else { return diagnostic }
       let name = diagnostic.message.dropFirst("duplicate key '".count).dropLast(
         "' in mapping".count)
@@ -324,21 +395,5 @@ enum ParseDiagnostics {
       }
       return copy
     }
-  }
-
-  /// Whether the key at `line`:`column` is a direct child of the top-level `presets:` block: the
-  /// nearest content line above it indented less must be `presets:` at column 1.
-  private static func isUnderPresets(line: Int, column: Int, _ lines: [Substring]) -> Bool {
-    var index = line - 2
-    while index >= 0 {
-      let text = lines[index]
-      let indent = text.prefix { $0 == " " }.count
-      let content = text.dropFirst(indent)
-      if !content.isEmpty, !content.hasPrefix("#"), content.first != "\r", indent < column - 1 {
-        return indent == 0 && content.hasPrefix("presets:")
-      }
-      index -= 1
-    }
-    return false
   }
 }

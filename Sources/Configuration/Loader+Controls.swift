@@ -35,6 +35,7 @@ extension Loader {
           hint: "write 'press: ACTION' and 'long_press: ACTION' indented below '\(name):'")
       else { continue }
       if gestureMapping.entries.isEmpty {
+        if mapping.isIncomplete { continue }
         checker.error(
           "control '\(name)' has no gestures", at: control.key.range,
           hint: "add 'press:' or 'long_press:' with an action, or remove the control")

@@ -45,7 +45,9 @@ extension Loader {
           hint: SchemaChecker.suggestion(entry.key.text, among: keys, listing: "words"))
         continue
       }
-      guard let word = checker.text(entry.value, key: entry.key.text) else { continue }
+      guard
+        let word = checker.text(entry.value, key: entry.key.text, maximumLength: TextLimits.word)
+      else { continue }
       // DisplayWords ignores blank overrides so a display never goes silent; the file should
       // not say something it does not mean, so it is an error here.
       if word.allSatisfy(\.isWhitespace) {
@@ -106,6 +108,7 @@ extension Loader {
             hint: "use a word such as 'green' or 'brand-blue'")
           continue
         }
+        guard checker.checkPrintable(entry.key, what: "palette name") else { continue }
         if let color = readHexColor(entry.value, key: name) {
           entries.append((name, RGB(red: color.red, green: color.green, blue: color.blue)))
         }

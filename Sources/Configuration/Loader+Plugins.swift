@@ -58,6 +58,7 @@ extension Loader {
       return nil
     }
     guard let typeNode = mapping["type"] else {
+      if mapping.isIncomplete { return nil }
       checker.error(
         "missing key 'type' in an \(role) entry", at: mapping.range,
         hint: "add 'type:' with one of: \(kindList)")
@@ -110,7 +111,11 @@ extension Loader {
     let settings = readSettings(
       mapping, specs: schema.settings, context: name, defaultsAt: mapping.range,
       reserved: ["type", "id"])
-    guard let settings, checker.bag.errorCount == errorsBefore else { return nil }
+    // An entry a syntax error broke is only checked key by key: the defaults filled in for
+    // what the broken lines held would make the checks across keys and the claims guesses.
+    guard let settings, checker.bag.errorCount == errorsBefore, !mapping.isIncomplete else {
+      return nil
+    }
 
     var crossBag = DiagnosticBag()
     schema.crossCheck(settings, &crossBag)
@@ -130,7 +135,8 @@ extension Loader {
         instances.claims[identity] = (id, range)
       }
     }
-    for reference in schema.controls(settings) where !controlNames.contains(reference.name) {
+    for reference in schema.controls(settings)
+    where !controlNames.contains(reference.name) && !controlNamesMayBeIncomplete {
       checker.error(
         "\(name) uses control '\(reference.name)', which 'controls' does not define",
         at: settings.locations[reference.key] ?? mapping.range,
@@ -174,6 +180,7 @@ extension Loader {
         locations[spec.name] = defaultsAt
       } else {
         failed = true
+        if mapping.isIncomplete { continue }
         checker.error(
           "missing key '\(spec.name)' in \(context)", at: SourceRange(at: mapping.range.start),
           hint: "add '\(spec.name):' (\(spec.summary))")
@@ -229,6 +236,10 @@ extension Loader {
       var entries: [KeyedSetting] = []
       var failed = false
       for entry in mapping.entries {
+        guard checker.checkPrintable(entry.key, what: "key") else {
+          failed = true
+          continue
+        }
         if let value = settingValue(
           entry.value, key: entry.key.text, type: element, context: context)
         {

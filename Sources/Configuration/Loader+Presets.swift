@@ -49,6 +49,7 @@ struct PresetContext {
 extension Loader {
   /// Records preset names before any section that refers to them is read.
   mutating func collectPresetNames(_ node: ConfigNode?) {
+    presetNamesMayBeIncomplete = node?.isIncomplete ?? hasSyntaxErrors
     guard let entries = node?.mappingEntries else { return }
     for entry in entries where !presetNameSet.contains(entry.key.text) {
       presetNames.append(entry.key.text)
@@ -61,6 +62,7 @@ extension Loader {
   ) -> [Preset] {
     let example = "presets:\n  tabata:\n    mode: tabata"
     guard let entry else {
+      if hasSyntaxErrors { return [] }
       checker.error(
         "no 'presets' section: at least one preset is required",
         at: SourceRange(at: root.range.start),
@@ -73,6 +75,7 @@ extension Loader {
         hint: "write each preset's name followed by ':', then its keys indented below it")
     else { return [] }
     if mapping.entries.isEmpty {
+      if mapping.isIncomplete { return [] }
       checker.error(
         "'presets' is empty: at least one preset is required", at: entry.key.range,
         hint: "add a workout, for example:\n\(example)")
@@ -80,20 +83,25 @@ extension Loader {
     }
     var presets: [Preset] = []
     for presetEntry in mapping.entries {
-      if let preset = readPreset(presetEntry, defaults: defaults, clock: clock) {
+      if let preset = readPreset(
+        presetEntry, defaults: defaults, clock: clock, amongIncomplete: mapping.isIncomplete)
+      {
         presets.append(preset)
       }
     }
     return presets
   }
 
-  mutating func readPreset(_ entry: MappingEntry, defaults: Defaults, clock: ClockFace)
-    -> Preset?
-  {
+  /// One preset. When `amongIncomplete`, a syntax error in `presets` may have cost this preset
+  /// its lines, so an empty one is not reported.
+  mutating func readPreset(
+    _ entry: MappingEntry, defaults: Defaults, clock: ClockFace, amongIncomplete: Bool = false
+  ) -> Preset? {
     let name = entry.key.text
     guard checker.checkName(entry.key, what: "preset name") else { return nil }
     let modes = PresetKeys.modeNames.joined(separator: ", ")
     if entry.value.isEmptyValue {
+      if amongIncomplete { return nil }
       checker.error(
         "preset '\(name)' is empty", at: entry.key.range,
         hint: "add 'mode:' with one of: \(modes)")
@@ -104,6 +112,7 @@ extension Loader {
         entry.value, what: "preset '\(name)'", hint: "write 'mode:' and the mode's keys below it")
     else { return nil }
     guard let modeNode = mapping["mode"] else {
+      if mapping.isIncomplete { return nil }
       checker.error(
         "preset '\(name)' has no 'mode'", at: entry.key.range,
         hint: "add 'mode:' with one of: \(modes)")
@@ -123,7 +132,9 @@ extension Loader {
     var label: String?
     var countIn = defaults.countIn
     var cues = defaults.cues
-    if let node = mapping["label"] { label = checker.text(node, key: "label") }
+    if let node = mapping["label"] {
+      label = checker.text(node, key: "label", maximumLength: TextLimits.label)
+    }
     if let node = mapping["count_in"],
       let span = checker.duration(node, key: "count_in", in: PlanLimits.countIn)
     {
@@ -133,7 +144,11 @@ extension Loader {
       cues = readCues(node, base: defaults.cues, context: "the cues of preset '\(name)'")
     }
     let workoutMode = readMode(context, clock: clock)
-    guard let workoutMode, checker.bag.errorCount == errorsBefore else { return nil }
+    // A preset a syntax error broke is only checked key by key: its plan may lack what the
+    // broken lines held.
+    guard let workoutMode, checker.bag.errorCount == errorsBefore, !mapping.isIncomplete else {
+      return nil
+    }
     let plan = WorkoutPlan(
       name: name, label: label, mode: workoutMode, countIn: countIn, cues: cues)
     for problem in plan.validationErrors() {
@@ -165,8 +180,10 @@ extension Loader {
     }
   }
 
-  /// Reports a missing key the mode needs, at the preset's name.
+  /// Reports a missing key the mode needs, at the preset's name (unless a syntax error in the
+  /// preset may have hidden it).
   mutating func missing(_ key: String, _ context: PresetContext, example: String) {
+    if context.mapping.isIncomplete { return }
     checker.error(
       "missing key '\(key)' \(context.inPreset)", at: context.nameKey.range,
       hint: "mode '\(context.mode.rawValue)' needs '\(key)', as in '\(key): \(example)'")
@@ -208,7 +225,7 @@ extension Loader {
         return nil
       }
       guard let steps = readSteps(node, context, depth: 1) else { return nil }
-      if steps.isEmpty {
+      if steps.isEmpty, !node.isIncomplete {
         checker.error(
           "'steps' of preset '\(context.name)' is empty", at: node.range,
           hint: "list at least one step, as in '- {name: row, duration: 1m}'")
@@ -232,7 +249,8 @@ extension Loader {
       missing("rounds", context, example: "10")
     }
     if let node = mapping["labels"] {
-      parameters.labels = checker.textList(node, key: "labels") ?? []
+      parameters.labels =
+        checker.textList(node, key: "labels", maximumLength: TextLimits.label) ?? []
     }
     if let node = mapping["ladder"],
       let ladderMapping = checker.mapping(
@@ -287,7 +305,8 @@ extension Loader {
         checker.boolean(node, key: "skip_last_rest") ?? parameters.skipLastRest
     }
     if let node = mapping["labels"] {
-      parameters.labels = checker.textList(node, key: "labels") ?? []
+      parameters.labels =
+        checker.textList(node, key: "labels", maximumLength: TextLimits.label) ?? []
     }
     if context.mode == .tabata, parameters.rest > parameters.work,
       let node = mapping["rest"] ?? mapping["work"]
@@ -384,12 +403,14 @@ extension Loader {
     }
     let errorsBefore = checker.bag.errorCount
     var step = SequenceStep(name: "")
-    let name = mapping["name"].flatMap { checker.text($0, key: "name") }
+    let name = mapping["name"].flatMap {
+      checker.text($0, key: "name", maximumLength: TextLimits.label)
+    }
     let stepContext = name.map { "in step '\($0)' of preset '\(context.name)'" } ?? context.inPreset
     checker.checkKeys(mapping, allowed: PresetKeys.step, context: stepContext)
     if let name {
       step.name = name
-    } else if mapping["name"] == nil {
+    } else if mapping["name"] == nil, !mapping.isIncomplete {
       checker.error(
         "missing key 'name' in a step of preset '\(context.name)'", at: node.range,
         hint: "every step needs a name to show, as in '{name: row, duration: 1m}'")
@@ -454,7 +475,10 @@ extension Loader {
       }
     }
     var subject = "'\(lastKey)'"
-    if endsAtStep {
+    if problem.parameter.isEmpty {
+      // A problem of the whole plan (its length), reported at the preset's name.
+      subject = "preset '\(context.name)'"
+    } else if endsAtStep {
       subject = stepName.map { "step '\($0)'" } ?? "this step"
     } else if let stepName, lastKey != "steps" {
       subject += " of step '\(stepName)'"

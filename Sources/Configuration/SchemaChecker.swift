@@ -8,7 +8,7 @@ import WorkoutCore
 
 /// Collects diagnostics while nodes are read as typed values.
 struct SchemaChecker {
-  var bag = DiagnosticBag()
+  var bag = DiagnosticBag(limit: DiagnosticBag.standardLimit)
 
   // MARK: Describing what was found
 
@@ -114,8 +114,8 @@ struct SchemaChecker {
     guard let scalar = scalar(node, key: key, expected: "a duration such as '20s' or '1:30'")
     else { return nil }
     guard let duration = bag.take(ValueSyntax.duration(scalar)) else { return nil }
-    let value = TimeSpan(duration)
-    guard range.contains(value) else {
+    // A duration the file can spell (999999999h) may not fit in TimeSpan's nanoseconds.
+    guard let value = TimeSpan(exactly: duration), range.contains(value) else {
       error(
         "'\(key)' must be between \(DurationText.format(range.lowerBound)) and "
           + "\(DurationText.format(range.upperBound)), got \(scalar.text)", at: scalar.range)
@@ -145,7 +145,10 @@ struct SchemaChecker {
   }
 
   /// Text. A plain `null` or `~` is refused: YAML tools read it as "no value", not as text.
-  mutating func text(_ node: ConfigNode, key: String) -> String? {
+  /// So are control characters (an escape such as `"\e"` can write them): text from the file
+  /// reaches displays, the log and terminals, where they would act instead of showing. With
+  /// `maximumLength`, longer text is refused too.
+  mutating func text(_ node: ConfigNode, key: String, maximumLength: Int? = nil) -> String? {
     guard let scalar = scalar(node, key: key, expected: "text") else { return nil }
     if scalar.isNull {
       error(
@@ -153,7 +156,39 @@ struct SchemaChecker {
         hint: "remove the key to leave it unset, or quote the word to mean it")
       return nil
     }
+    guard checkPrintable(scalar, what: "'\(key)'") else { return nil }
+    if let maximumLength, scalar.text.count > maximumLength {
+      error(
+        "'\(key)' is \(scalar.text.count) characters long, more than the \(maximumLength) allowed",
+        at: scalar.range, hint: "shorten it")
+      return nil
+    }
     return scalar.text
+  }
+
+  /// True when `scalar` holds no control character; otherwise reports the first one by its code
+  /// point. `what` names the text in the message: "'label'", "palette name 'x'".
+  mutating func checkPrintable(_ scalar: Scalar, what: String) -> Bool {
+    guard let control = scalar.text.unicodeScalars.first(where: Self.isControl) else {
+      return true
+    }
+    error(
+      "\(what) contains the control character \(Self.codePoint(control))", at: scalar.range,
+      hint: "remove it; text in the configuration is shown as written, on displays and in the log")
+    return false
+  }
+
+  /// The C0 and C1 control characters (tab and line feed included) and the line and paragraph
+  /// separators: what a display cannot show and a terminal would act on.
+  static func isControl(_ character: Unicode.Scalar) -> Bool {
+    character.value < 0x20 || (0x7F...0x9F).contains(character.value)
+      || character.value == 0x2028 || character.value == 0x2029
+  }
+
+  /// `U+001B`.
+  static func codePoint(_ character: Unicode.Scalar) -> String {
+    let digits = String(character.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
   /// One of `choices`, with a did-you-mean for anything else.
@@ -182,19 +217,23 @@ struct SchemaChecker {
     }
   }
 
-  /// A list of texts (captions).
-  mutating func textList(_ node: ConfigNode, key: String) -> [String]? {
+  /// A list of texts (captions), each at most `maximumLength` characters.
+  mutating func textList(_ node: ConfigNode, key: String, maximumLength: Int) -> [String]? {
     guard let items = list(node, key: key, example: "[burpees, wall balls]") else { return nil }
     var texts: [String] = []
     var failed = false
     for item in items {
-      if let text = text(item, key: key) { texts.append(text) } else { failed = true }
+      if let text = text(item, key: key, maximumLength: maximumLength) {
+        texts.append(text)
+      } else {
+        failed = true
+      }
     }
     return failed ? nil : texts
   }
 
-  /// A name the daemon's control socket and `load NAME` can use: letters, digits, `-` and `_`.
-  /// `what` starts the message: "preset name", "plugin id".
+  /// A name the daemon's control socket and `load NAME` can use: letters, digits, `-` and `_`,
+  /// at most ``TextLimits/name`` of them. `what` starts the message: "preset name", "plugin id".
   mutating func checkName(_ scalar: Scalar, what: String) -> Bool {
     let valid =
       !scalar.text.isEmpty
@@ -208,7 +247,25 @@ struct SchemaChecker {
       error(
         "\(what) '\(scalar.text)' is not allowed", at: scalar.range,
         hint: "use letters, digits, '-' and '_' (no spaces), as in 'emom-10'")
+      return false
     }
-    return valid
+    if scalar.text.count > TextLimits.name {
+      error(
+        "\(what) '\(scalar.text)' is \(scalar.text.count) characters long, more than the "
+          + "\(TextLimits.name) allowed", at: scalar.range, hint: "shorten it")
+      return false
+    }
+    return true
   }
+}
+
+/// The longest texts the configuration takes, in characters. Displays cut or scroll long text,
+/// the log and `wodclockctl` print it whole; these bounds keep every line of them readable.
+public enum TextLimits {
+  /// Preset names, plugin ids and control names: what `load NAME` and the control socket use.
+  public static let name = 32
+  /// A preset's `label`, the `labels` of its rounds and the names of sequence steps.
+  public static let label = 64
+  /// A replacement for a display word (`words:`), such as `get_ready: KLAR`.
+  public static let word = 24
 }

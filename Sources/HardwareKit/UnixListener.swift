@@ -86,10 +86,11 @@ public struct UnixListener: Hashable, Sendable {
     return valueOrErrno("connect") { clinux_unix_connect(socket, path) }
   }
 
-  /// Looks up the numeric id of the group `name`.
+  /// Looks up the numeric id of the group `name`, as the listener does for its `group`. A group
+  /// that does not exist throws ENOENT; any other error is the lookup's own failure.
   ///
   /// The corresponding C function is `getgrnam_r`.
-  static func groupID(named name: String) throws(SystemError) -> gid_t {
+  public static func groupID(named name: String) throws(SystemError) -> gid_t {
     var group = Glibc.group()
     var result: UnsafeMutablePointer<Glibc.group>?
     var capacity = 1024

@@ -10,7 +10,8 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     self.parameter = parameter
     self.message = message
   }
-  public var description: String { "'\(parameter)' \(message)" }
+  /// `'rounds' must be ...`; a problem of the whole plan (an empty `parameter`) is its message.
+  public var description: String { parameter.isEmpty ? message : "'\(parameter)' \(message)" }
 }
 
 /// Every problem found in a plan, all at once.
@@ -32,6 +33,11 @@ public enum PlanLimits {
   /// A sequence may expand to at most this many segments (a guard against a typo like
   /// `repetitions: 999` nested three deep).
   public static let maximumSegments = 100_000
+  /// The longest a whole workout may last, count-in included (for one with open-ended
+  /// segments: its timed segments together). A 24-hour event fits with room to spare, and
+  /// every sum the engine makes of segment lengths and instants stays far below the 292 years
+  /// that 64-bit nanoseconds hold, so no plan that passes validation can overflow.
+  public static let workoutLength = TimeSpan.hours(48)
 }
 
 extension WorkoutPlan {
@@ -55,7 +61,8 @@ extension WorkoutPlan {
       if let ladder = parameters.ladder {
         errors.check(ladder.start, in: 0...999, "ladder.start")
         errors.check(ladder.step, in: -99...99, "ladder.step")
-        if ladder.reps(inRound: parameters.rounds) < 0 {
+        // Only in range are the ladder's reps small enough to compute.
+        if errors.errors.isEmpty, ladder.reps(inRound: parameters.rounds) < 0 {
           errors.add("ladder", "goes below zero reps before the last round")
         }
       }
@@ -90,7 +97,77 @@ extension WorkoutPlan {
           "expands to more than \(PlanLimits.maximumSegments) segments; use fewer repetitions")
       }
     }
+    // The one place the length of a whole workout is bounded; only parameters in range are
+    // worth adding up.
+    if errors.errors.isEmpty, timedLength > PlanLimits.workoutLength {
+      let hours = timedLength.nanoseconds / (3600 * TimeSpan.nanosecondsPerSecond)
+      let limit = PlanLimits.workoutLength.nanoseconds / (3600 * TimeSpan.nanosecondsPerSecond)
+      errors.add(
+        "",
+        "would last \(timedLength == .saturated ? "more than" : "about") \(hours) hours, longer "
+          + "than the \(limit) hours a workout may last; use fewer rounds, sets or repetitions, "
+          + "or shorter intervals")
+    }
     return errors.errors
+  }
+
+  /// The summed length of every timed segment `compile()` lays out, count-in included (an
+  /// open-ended segment counts as zero). It saturates at ``TimeSpan/saturated`` instead of
+  /// overflowing, so it can be asked of any plan; it is exact for one whose parameters are in
+  /// range.
+  public var timedLength: TimeSpan {
+    let countIn = mode.name != .clock && self.countIn > .zero ? self.countIn : .zero
+    return countIn.saturatingAdd(Self.timedLength(of: mode))
+  }
+
+  private static func timedLength(of mode: WorkoutMode) -> TimeSpan {
+    switch mode {
+    case .clock:
+      return .zero
+    case .forTime(let parameters):
+      return parameters.cap ?? .zero
+    case .amrap(let parameters):
+      return parameters.time
+    case .emom(let parameters):
+      return parameters.interval.saturatingMultiply(parameters.rounds)
+    case .intervals(let parameters), .tabata(let parameters):
+      // As `intervalSegments` lays them out: a rest after every work interval but the last of
+      // each set, a set rest (or, without one, a rest) between sets, a last rest unless skipped.
+      let sets = max(parameters.sets, 1)
+      let rounds = max(parameters.rounds, 1)
+      let rest = parameters.rest > .zero ? parameters.rest : .zero
+      let between = parameters.setRest > .zero ? parameters.setRest : rest
+      return parameters.work.saturatingMultiply(sets.saturatingMultiply(rounds))
+        .saturatingAdd(rest.saturatingMultiply(sets.saturatingMultiply(rounds - 1)))
+        .saturatingAdd(between.saturatingMultiply(sets - 1))
+        .saturatingAdd(parameters.skipLastRest ? .zero : rest)
+    case .tempo(let parameters):
+      let rep = TempoPhase.allCases.reduce(TimeSpan.zero) { total, phase in
+        let length = parameters.tempo.duration(of: phase)
+        return total.saturatingAdd(length > .zero ? length : .zero)
+      }
+      let sides = parameters.unilateral ? 2 : 1
+      let switchPause = parameters.switchPause > .zero ? parameters.switchPause : .zero
+      let setRest = parameters.setRest > .zero ? parameters.setRest : .zero
+      let sets = max(parameters.sets, 1)
+      let set = rep.saturatingMultiply(sides.saturatingMultiply(parameters.reps))
+        .saturatingAdd(switchPause.saturatingMultiply(sides - 1))
+      return set.saturatingMultiply(sets).saturatingAdd(setRest.saturatingMultiply(sets - 1))
+    case .sequence(let parameters):
+      return parameters.steps.reduce(.zero) { $0.saturatingAdd(timedLength(of: $1)) }
+    }
+  }
+
+  /// A step's timed length: a leaf's duration, a loop's own duration (it fills it exactly), or
+  /// its children's, each times the repetitions.
+  private static func timedLength(of step: SequenceStep) -> TimeSpan {
+    let once: TimeSpan
+    if step.steps.isEmpty || step.loop {
+      once = step.duration ?? .zero
+    } else {
+      once = step.steps.reduce(.zero) { $0.saturatingAdd(timedLength(of: $1)) }
+    }
+    return once.saturatingMultiply(step.repetitions)
   }
 
   private func validate(

@@ -45,7 +45,8 @@ public struct Tempo: Sendable, Hashable, Codable, CustomStringConvertible {
   public func duration(of phase: TempoPhase) -> TimeSpan {
     let value = value(of: phase)
     if phase == .concentric && value == 0 { return .seconds(1) }
-    return .halfSeconds(value)
+    // Saturating, so asking an unchecked tempo (validation refuses it) cannot trap.
+    return TimeSpan.halfSeconds(1).saturatingMultiply(value)
   }
 
   /// `4-0-1.5-0` style text, whole seconds without a fraction.

@@ -47,10 +47,22 @@ public struct TimeSpan: Sendable, Hashable, Comparable, Codable, AdditiveArithme
     Self(nanoseconds: Int64(value) * nanosecondsPerSecond / 2)
   }
 
-  /// Converts a standard-library `Duration`, truncating below a nanosecond.
+  /// Converts a standard-library `Duration`, truncating below a nanosecond. The duration must
+  /// fit (±292 years); use ``init(exactly:)`` for one that comes from outside.
   public init(_ duration: Duration) {
     let (seconds, attoseconds) = duration.components
     self.nanoseconds = seconds * Self.nanosecondsPerSecond + attoseconds / 1_000_000_000
+  }
+
+  /// Converts a standard-library `Duration`, truncating below a nanosecond, or returns nil when
+  /// it does not fit in 64-bit nanoseconds.
+  public init?(exactly duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: Self.nanosecondsPerSecond)
+    guard !overflow else { return nil }
+    let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    guard !sumOverflow else { return nil }
+    self.nanoseconds = sum
   }
 
   public var seconds: Double { Double(nanoseconds) / Double(Self.nanosecondsPerSecond) }
@@ -71,12 +83,32 @@ public struct TimeSpan: Sendable, Hashable, Comparable, Codable, AdditiveArithme
     Self(nanoseconds: lhs.nanoseconds * rhs)
   }
 
+  /// The longest span there is; saturating sums stop here instead of overflowing.
+  public static let saturated = TimeSpan(nanoseconds: .max)
+
+  /// The sum, or ``saturated`` when it does not fit: for adding up lengths that come from
+  /// outside before they are checked. Negative lengths (which validation refuses) count as zero.
+  public func saturatingAdd(_ other: TimeSpan) -> TimeSpan {
+    let (sum, overflow) = max(nanoseconds, 0).addingReportingOverflow(max(other.nanoseconds, 0))
+    return overflow ? .saturated : TimeSpan(nanoseconds: sum)
+  }
+
+  /// The product with a count, or ``saturated`` when it does not fit; a negative length or count
+  /// gives zero.
+  public func saturatingMultiply(_ count: Int) -> TimeSpan {
+    guard nanoseconds > 0, count > 0 else { return .zero }
+    let (product, overflow) = nanoseconds.multipliedReportingOverflow(by: Int64(count))
+    return overflow ? .saturated : TimeSpan(nanoseconds: product)
+  }
+
   /// `1:30`, `0:05.5`, `1:02:03`: how a person reads a length of time.
   public var description: String {
     let negative = nanoseconds < 0
-    let magnitude = negative ? -nanoseconds : nanoseconds
-    let totalSeconds = magnitude / Self.nanosecondsPerSecond
-    let fraction = magnitude % Self.nanosecondsPerSecond
+    // The magnitude as unsigned: -Int64.min does not fit in Int64.
+    let magnitude = nanoseconds.magnitude
+    let perSecond = UInt64(Self.nanosecondsPerSecond)
+    let totalSeconds = Int64(magnitude / perSecond)
+    let fraction = Int64(magnitude % perSecond)
     let hours = totalSeconds / 3600
     let minutes = (totalSeconds / 60) % 60
     let seconds = totalSeconds % 60
@@ -104,4 +136,20 @@ func floorDivide(_ numerator: Int64, _ denominator: Int64) -> Int64 {
   let quotient = numerator / denominator
   return (numerator % denominator != 0 && (numerator < 0) != (denominator < 0))
     ? quotient - 1 : quotient
+}
+
+extension Int {
+  /// The product, or `Int.max` when it does not fit; a negative factor gives zero. For counts
+  /// (rounds × sets) that come from outside.
+  func saturatingMultiply(_ other: Int) -> Int {
+    guard self > 0, other > 0 else { return 0 }
+    let (product, overflow) = multipliedReportingOverflow(by: other)
+    return overflow ? .max : product
+  }
+
+  /// The sum of two counts, or `Int.max` when it does not fit; negative counts count as zero.
+  func saturatingAdd(_ other: Int) -> Int {
+    let (sum, overflow) = Swift.max(self, 0).addingReportingOverflow(Swift.max(other, 0))
+    return overflow ? .max : sum
+  }
 }

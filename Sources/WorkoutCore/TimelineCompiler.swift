@@ -120,34 +120,32 @@ enum SequenceCompiler {
     return output
   }
 
-  /// Counts segments without building them, so a runaway expansion is refused cheaply.
+  /// Counts segments without building them, so a runaway expansion is refused cheaply. The
+  /// count saturates at `Int.max` instead of wrapping: 999 repetitions nested eight deep must
+  /// count as too many, not as a small number.
   static func segmentCount(_ parameters: SequenceParameters) -> Int {
-    parameters.steps.reduce(0) { $0 &+ count($1) }
+    parameters.steps.reduce(0) { $0.saturatingAdd(count($1)) }
   }
 
   private static func count(_ step: SequenceStep) -> Int {
-    if step.steps.isEmpty { return step.repetitions }
+    if step.steps.isEmpty { return max(step.repetitions, 0) }
+    let once = step.steps.reduce(0) { $0.saturatingAdd(count($1)) }
     if step.loop {
       // A loop repeats its children until its duration ends; bound it by the shortest child.
-      let once = step.steps.reduce(0) { $0 &+ count($1) }
       let shortest = minimumLength(step.steps)
-      guard let duration = step.duration, shortest > .zero else { return Int.max / 2 }
-      let passes = Int(duration.nanoseconds / shortest.nanoseconds) + 1
-      return min(Int.max / 4, step.repetitions &* passes &* max(once, 1))
+      guard let duration = step.duration, shortest > .zero else { return .max }
+      let passes = Int(max(duration.nanoseconds, 0) / shortest.nanoseconds).saturatingAdd(1)
+      return step.repetitions.saturatingMultiply(passes.saturatingMultiply(max(once, 1)))
     }
-    return min(Int.max / 4, step.repetitions &* step.steps.reduce(0) { $0 &+ count($1) })
+    return step.repetitions.saturatingMultiply(once)
   }
 
   private static func minimumLength(_ steps: [SequenceStep]) -> TimeSpan {
     var total = TimeSpan.zero
     for step in steps {
-      if step.steps.isEmpty {
-        total = total + (step.duration ?? .zero) * Int64(step.repetitions)
-      } else if step.loop {
-        total = total + (step.duration ?? .zero) * Int64(step.repetitions)
-      } else {
-        total = total + minimumLength(step.steps) * Int64(step.repetitions)
-      }
+      let once =
+        step.steps.isEmpty || step.loop ? step.duration ?? .zero : minimumLength(step.steps)
+      total = total.saturatingAdd(once.saturatingMultiply(step.repetitions))
     }
     return total
   }

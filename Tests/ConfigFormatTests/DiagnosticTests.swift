@@ -89,6 +89,99 @@ struct DiagnosticTests {
         == "f.yaml:2:4: error: unclosed '['\nb: [1\n   ^\nhint: add ']' after the last entry\n")
   }
 
+  @Test("control characters of the line, the message and the hint are shown as <U+001B>")
+  func controlCharactersEscaped() {
+    let source = "a: \u{1B}[31mred\u{7}\n"
+    let diagnostics = YAMLSubsetParser.parse(source, file: "f.yaml").diagnostics
+    let rendered = DiagnosticRenderer(file: "f.yaml", source: source).render(diagnostics)
+    #expect(
+      rendered == """
+        f.yaml:1:4: error: control character U+001B is not allowed in YAML
+        a: <U+001B>[31mred<U+0007>
+           ^~~~~~~~
+        hint: this line holds 1 more such character
+
+        """)
+    let fromText = Diagnostic(
+      severity: .error, location: SourceLocation(file: "f.yaml", line: 1, column: 12),
+      message: "unknown key '\u{1B}]0;owned\u{7}'", hint: "did you mean\n'\u{9B}x'?")
+    let text = DiagnosticRenderer(file: "f.yaml", source: source).render(fromText)
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x9B })
+    #expect(text.hasPrefix("f.yaml:1:12: error: unknown key '<U+001B>]0;owned<U+0007>'\n"))
+    #expect(text.contains("\n" + String(repeating: " ", count: 18) + "^~~~~~~~\n"))
+    #expect(text.hasSuffix("hint: did you mean\n'<U+009B>x'?\n"))
+  }
+
+  @Test("a long line is cut around the column, so a diagnostic costs what its line shows")
+  func longLineCut() {
+    let line = String(repeating: "a", count: 10_000) + "XYZ" + String(repeating: "b", count: 10_000)
+    let diagnostic = Diagnostic(
+      severity: .error, location: SourceLocation(file: "f.yaml", line: 2, column: 10_001),
+      length: 3, message: "here")
+    let rendered = DiagnosticRenderer(file: "f.yaml", source: "x: 1\n" + line + "\n")
+      .render(diagnostic)
+    let parts = rendered.split(separator: "\n").map(String.init)
+    #expect(parts.count == 3)
+    let quoted = parts[1]
+    #expect(quoted.hasPrefix("...a") && quoted.hasSuffix("b..."))
+    #expect(quoted.count == 3 + DiagnosticRenderer.maximumQuotedLength + 3)
+    let caret = parts[2]
+    let caretColumn = caret.firstIndex(of: "^").map {
+      caret.distance(from: caret.startIndex, to: $0)
+    }
+    let xyzColumn = quoted.firstRange(of: "XYZ").map {
+      quoted.distance(from: quoted.startIndex, to: $0.lowerBound)
+    }
+    #expect(caretColumn != nil && caretColumn == xyzColumn)
+    #expect(caret.hasSuffix("^~~"))
+    // Near the start or the end of the line, only the far side is cut.
+    let start = Diagnostic(
+      severity: .error, location: SourceLocation(file: "f.yaml", line: 2, column: 3),
+      message: "start")
+    let startQuoted = DiagnosticRenderer(file: "f.yaml", source: "x: 1\n" + line + "\n")
+      .render(start).split(separator: "\n")
+    #expect(startQuoted[1].hasPrefix("aaa") && startQuoted[1].hasSuffix("a..."))
+    #expect(startQuoted[2] == "  ^")
+    let end = Diagnostic(
+      severity: .error, location: SourceLocation(file: "f.yaml", line: 2, column: 20_004),
+      message: "end")
+    let endQuoted = DiagnosticRenderer(file: "f.yaml", source: "x: 1\n" + line + "\n")
+      .render(end).split(separator: "\n")
+    #expect(endQuoted[1].hasPrefix("...b") && endQuoted[1].hasSuffix("bbb"))
+    #expect(endQuoted[2] == String(repeating: " ", count: 123) + "^")
+  }
+
+  @Test("past the limit, diagnostics are counted instead of printed")
+  func limit() {
+    let source = (0..<130).map { "k\($0): \u{1}\n" }.joined()
+    var diagnostics = YAMLSubsetParser.parse(source, file: "f.yaml").diagnostics
+    diagnostics.append(
+      Diagnostic(
+        severity: .warning, location: SourceLocation(file: "f.yaml", line: 200, column: 1),
+        message: "late"))
+    #expect(diagnostics.count == 131)
+    let rendered = DiagnosticRenderer(file: "f.yaml", source: source).render(diagnostics)
+    let headers = rendered.split(separator: "\n").filter {
+      $0.hasPrefix("f.yaml:") && !$0.hasPrefix("f.yaml: ")
+    }
+    #expect(headers.count == DiagnosticRenderer.defaultLimit)
+    #expect(rendered.hasSuffix("f.yaml: and 80 more errors, 1 more warning not shown\n"))
+    let three = DiagnosticRenderer(file: "f.yaml", source: source, limit: 3).render(diagnostics)
+    #expect(three.hasSuffix("\nf.yaml: and 127 more errors, 1 more warning not shown\n"))
+  }
+
+  @Test("lines are numbered as the parser numbers them: LF, CR LF or CR ends each")
+  func lineSplitting() {
+    #expect(DiagnosticRenderer.lines(of: "a\nb\r\nc\rd") == ["a", "b", "c", "d"])
+    #expect(DiagnosticRenderer.lines(of: "a\r\r\n\n") == ["a", "", "", ""])
+    #expect(DiagnosticRenderer.lines(of: "\u{FEFF}a: 1\n") == ["a: 1", ""])
+    let source = "a: 1\rb: [1\r"
+    let diagnostics = YAMLSubsetParser.parse(source, file: "f.yaml").diagnostics
+    #expect(
+      DiagnosticRenderer(file: "f.yaml", source: source).render(diagnostics)
+        == "f.yaml:2:4: error: unclosed '['\nb: [1\n   ^\nhint: add ']' after the last entry\n")
+  }
+
   @Test("without the file's source, only the header and hint are printed")
   func unknownSource() {
     let diagnostic = Diagnostic(

@@ -107,14 +107,9 @@ struct MutationTests {
   }
 }
 
-/// Line lengths in Unicode scalars, as the renderer sees them (a CR before LF is not counted).
+/// Line lengths in Unicode scalars, as the renderer sees them (LF, CR LF and CR end lines).
 private func lineLengths(_ source: String) -> [Int] {
-  // Split scalars, not the String: Swift treats CR LF as one Character.
-  let lines = Array(source.unicodeScalars).split(separator: "\n", omittingEmptySubsequences: false)
-  return lines.enumerated().map { index, line in
-    // A CR counts as a character unless it is the first half of a CR LF line break.
-    line.count - (index < lines.count - 1 && line.last == "\r" ? 1 : 0)
-  }
+  DiagnosticRenderer.lines(of: source).map(\.unicodeScalars.count)
 }
 
 /// True when `location` is on a line of `source`, at most one column past its end.

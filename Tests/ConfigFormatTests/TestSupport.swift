@@ -156,11 +156,15 @@ func readFile(_ path: String) throws -> String {
 }
 
 func writeFile(_ path: String, _ contents: String) throws {
+  try writeFile(path, bytes: Array(contents.utf8))
+}
+
+/// Writes bytes that need not be UTF-8.
+func writeFile(_ path: String, bytes: [UInt8]) throws {
   guard let file = fopen(path, "wb") else {
     throw SystemError(description: "cannot create \(path)")
   }
   defer { fclose(file) }
-  let bytes = Array(contents.utf8)
   guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
     throw SystemError(description: "cannot write \(path)")
   }

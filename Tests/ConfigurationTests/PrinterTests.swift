@@ -63,7 +63,7 @@ struct PrinterTests {
   func quoting() {
     let texts = [
       "true", "no", "null", "~", "12", "1.5", "1:30", "#fff", "- x", "a: b", "a #b", "[x]", "",
-      " padded", "GØR KLAR", "tab\there", "quote\"s", "back\\slash", "line\nbreak", "@home",
+      " padded", "GØR KLAR", "quote\"s", "back\\slash", "@home",
     ]
     for text in texts {
       let printed =

@@ -22,7 +22,7 @@ struct ShippedConfigTests {
     let config = try #require(result.configuration)
     #expect(config.presets.count == 16)
     #expect(config.presets.prefix(3).map(\.name) == ["tabata", "emom-10", "emom-12"])
-    #expect(config.preset(named: "clock")?.location.line == 181)
+    #expect(config.preset(named: "clock")?.location.line == 185)
   }
 
   @Test("top sections: clock, defaults, daemon, language, words, controls, plugins")

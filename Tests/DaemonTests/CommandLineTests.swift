@@ -26,6 +26,14 @@ import Testing
   ])
   func shippedConfigsPassTheCheck(_ path: String) throws {
     let result = try wodclockd(["--check-config", repositoryRoot + "/" + path])
+    // The check looks the socket's group up, and `make install` creates it: a machine it has
+    // not run on gets that one error and no other.
+    if path == "Config/wodclock.yaml", (try? UnixListener.groupID(named: "wodclock")) == nil {
+      #expect(result.status == 78)
+      #expect(result.error.contains("error: no group named 'wodclock' on this system"))
+      #expect(result.error.hasSuffix("wodclock.yaml: 1 error\n"), "\(result.error)")
+      return
+    }
     #expect(result.status == 0, "\(result.error)")
     #expect(result.output.hasPrefix("ok: "))
   }

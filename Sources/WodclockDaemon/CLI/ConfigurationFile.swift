@@ -11,20 +11,13 @@ public struct ConfigurationProblem: Error {
   public var diagnostics: [Diagnostic]
   public var source: String?
 
-  /// The diagnostics as a compiler prints them, followed by a summary line.
+  /// The diagnostics as a compiler prints them (at most `DiagnosticRenderer.defaultLimit`, the
+  /// rest counted), followed by a summary line.
   public func rendered(color: Bool) -> String {
-    var text = ""
-    if let source {
-      text = DiagnosticRenderer(file: file, source: source, usesColor: color).render(diagnostics)
-    } else {
-      text = diagnostics.map {
-        "\($0.location): \($0.severity.rawValue): \($0.message)"
-          + ($0.hint.map { "\nhint: \($0)" } ?? "")
-      }
-      .joined(separator: "\n")
-    }
-    if !text.hasSuffix("\n") { text += "\n" }
-    return text + DiagnosticRenderer.summaryLine(file: file, diagnostics: diagnostics) + "\n"
+    let renderer = DiagnosticRenderer(
+      sources: source.map { [file: $0] } ?? [:], usesColor: color)
+    return renderer.render(diagnostics)
+      + DiagnosticRenderer.summaryLine(file: file, diagnostics: diagnostics) + "\n"
   }
 
   /// One log line per diagnostic line (journald records each line on its own).
@@ -33,9 +26,14 @@ public struct ConfigurationProblem: Error {
   }
 
   /// `3 errors in wodclock.yaml` or the first message when there is one.
+  /// It goes to displays, the log and control clients, so text from the file in it shows its
+  /// control characters as `<U+001B>`, as the rendered diagnostics do.
   public var summary: String {
     let errors = diagnostics.filter { $0.severity == .error }
-    if errors.count == 1, let only = errors.first { return "\(only.location): \(only.message)" }
+    if errors.count == 1, let only = errors.first {
+      return DiagnosticRenderer.escaped(
+        "\(only.location): \(only.message)", keepingLineBreaks: false)
+    }
     return DiagnosticRenderer.summaryLine(file: file, diagnostics: diagnostics)
   }
 }
@@ -48,13 +46,15 @@ public struct LoadedConfiguration {
 }
 
 public enum ConfigurationFile {
-  /// Reads and validates `path` against the plugin catalog.
-  public static func load(path: String, plugins: [PluginSchema]) -> Result<
-    LoadedConfiguration, ConfigurationProblem
-  > {
-    let text: String
+  /// Reads and validates `path` against the plugin catalog. With `checkingSystem`, what the file
+  /// names on this machine is looked up too (the socket's group), as `--check-config` does: the
+  /// daemon needs it at start, and a reload, which keeps the socket, does not.
+  public static func load(path: String, plugins: [PluginSchema], checkingSystem: Bool = false)
+    -> Result<LoadedConfiguration, ConfigurationProblem>
+  {
+    let bytes: [UInt8]
     do {
-      text = try FileSystem.readTextFile(path)
+      bytes = try FileSystem.readFile(path)
     } catch {
       let hint =
         error.errno == .noSuchFile
@@ -67,7 +67,10 @@ public enum ConfigurationFile {
         hint: hint)
       return .failure(ConfigurationProblem(file: path, diagnostics: [diagnostic], source: nil))
     }
-    let result = ConfigurationLoader.load(text: text, file: path, plugins: plugins)
+    let result = ConfigurationLoader.load(
+      bytes: bytes, file: path, plugins: plugins, system: checkingSystem ? Self.system : nil)
+    // For quoting lines only: the diagnostics already name any byte that is not UTF-8.
+    let text = String(decoding: bytes, as: UTF8.self)
     if let configuration = result.configuration {
       let warnings =
         result.diagnostics.isEmpty
@@ -75,5 +78,23 @@ public enum ConfigurationFile {
       return .success(LoadedConfiguration(configuration: configuration, warnings: warnings))
     }
     return .failure(ConfigurationProblem(file: path, diagnostics: result.diagnostics, source: text))
+  }
+
+  /// This machine, as the daemon will find it when it starts.
+  static let system = SystemLookup(group: groupStatus)
+
+  /// Asks the group database (NSS: /etc/group and whatever else nsswitch.conf lists) the same
+  /// question the daemon asks when it gives the control socket to the group.
+  @Sendable static func groupStatus(_ name: String) -> SystemLookup.GroupStatus {
+    do {
+      _ = try UnixListener.groupID(named: name)
+      return .found
+    } catch  where error.errno == .noSuchFile {
+      return .notFound
+    } catch {
+      return .unknown(
+        reason: "the group lookup failed: \(error.errno.message.lowercased()) (\(error.errno.name))"
+      )
+    }
   }
 }

@@ -30,7 +30,9 @@ public enum DaemonMain {
     let color = Terminal.isTTY(.standardError)
     let configuration: WodclockConfiguration
     let warnings: ConfigurationProblem?
-    switch ConfigurationFile.load(path: path, plugins: PluginCatalog.schemas) {
+    switch ConfigurationFile.load(
+      path: path, plugins: PluginCatalog.schemas, checkingSystem: options.task == .checkConfig)
+    {
     case .failure(let problem):
       StandardError.write(problem.rendered(color: color))
       if options.configPath == nil, problem.source == nil {
