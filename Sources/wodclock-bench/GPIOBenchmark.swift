@@ -44,7 +44,7 @@ enum GPIOBenchmark {
     return PluginContext(id: "bench", logger: logger, speed: 1, claimTerminal: { _ in })
   }
 
-  static func frame(_ snapshot: WorkoutSnapshot, cues: [Cue], at now: Int64) -> OutputFrame {
+  static func frame(_ snapshot: WorkoutSnapshot, cues: [FrameCue], at now: Int64) -> OutputFrame {
     OutputFrame(
       snapshot: snapshot, cues: cues, tokens: .standard, words: .english,
       clock: ClockSettings(), civilTime: WallClock.civilTime(at: WallClock.now()),
@@ -87,13 +87,10 @@ enum GPIOBenchmark {
       let before = chip.history(of: 18).count
       while MonotonicClock.now() < end {
         let now = MonotonicClock.now()
-        var cues: [Cue] = []
+        var cues: [FrameCue] = []
         if let due = pending.first, due <= now {
           pending.removeFirst()
-          cues.append(
-            Cue(
-              kind: .roundStart(Counter(1, of: 1)), instant: MonotonicInstant(nanoseconds: due),
-              segmentIndex: 0, pass: 0))
+          cues.append(FrameCue(kind: .roundStart(Counter(1, of: 1)), due: due))
           expected += pattern.map { due + $0 }
         }
         try buzzer.render(frame(snapshot, cues: cues, at: now))
@@ -143,7 +140,7 @@ enum GPIOBenchmark {
     let poller = try EventPoller()
     let timer = try DeadlineTimer()
     try poller.register(timer.fileDescriptor, token: 1)
-    guard let descriptor = input.watchedDescriptors.first else {
+    guard let descriptor = input.watchedDescriptors.first?.descriptor else {
       throw PluginError("the button input watches no descriptor")
     }
     try poller.register(descriptor, token: 2)
@@ -166,7 +163,7 @@ enum GPIOBenchmark {
         if !next.press { releaseStamps.append(chip.events(for: 17).last!.timestamp) }
       }
       now = MonotonicClock.now()
-      var events = try input.handleReadable(descriptor, at: now)
+      var events = try input.handleReady(descriptor, .readable, at: now)
       if let due = input.nextWakeUp(after: now), due <= now {
         events += input.handleWakeUp(at: now)
       }

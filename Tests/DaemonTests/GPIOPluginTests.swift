@@ -96,8 +96,8 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
   /// Delivers what is waiting and every wake-up up to `until`, as the daemon's loop would.
   private func run(_ input: GPIOButtonInput, until: Int64) throws -> [(InputEvent, Int64)] {
     var events: [(InputEvent, Int64)] = []
-    if let descriptor = input.watchedDescriptors.first {
-      events += try input.handleReadable(descriptor, at: clock.now).map { ($0, clock.now) }
+    if let descriptor = input.watchedDescriptors.first?.descriptor {
+      events += try input.handleReady(descriptor, .readable, at: clock.now).map { ($0, clock.now) }
     }
     while let wake = input.nextWakeUp(after: clock.now), wake <= until {
       clock.now = max(clock.now, wake)
@@ -218,9 +218,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     hour: Int = 12
   ) throws {
     let snapshot = try idleSnapshot()
-    let due = cues.map {
-      Cue(kind: $0, instant: MonotonicInstant(nanoseconds: clock.now), segmentIndex: 0, pass: 0)
-    }
+    let due = cues.map { FrameCue(kind: $0, due: clock.now) }
     try buzzer.render(frame(snapshot, cues: due, at: clock.now, muted: muted, hour: hour))
     while let wake = buzzer.nextWakeUp(after: clock.now), wake <= until {
       clock.now = wake
@@ -272,7 +270,8 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     var cues = try engine.apply(.start, at: MonotonicInstant(nanoseconds: t))
     while true {
       let snapshot = engine.snapshot(at: MonotonicInstant(nanoseconds: clock.now))
-      try buzzer.render(frame(snapshot, cues: cues, at: clock.now))
+      let due = cues.map { FrameCue(kind: $0.kind, due: $0.instant.nanoseconds) }
+      try buzzer.render(frame(snapshot, cues: due, at: clock.now))
       let candidates = [engine.nextDeadline?.nanoseconds, buzzer.nextWakeUp(after: clock.now)]
       guard let next = candidates.compactMap({ $0 }).min() else { break }
       clock.now = next
@@ -292,9 +291,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     // The loop woke at t, the action's work took 250 ms, then the frame was drawn.
     let buzzer = try makeBuzzer(", patterns: {round_start: [400ms, 200ms, 400ms]}")
     let t = clock.now
-    let due = Cue(
-      kind: .roundStart(Counter(1, of: 3)), instant: MonotonicInstant(nanoseconds: t),
-      segmentIndex: 0, pass: 0)
+    let due = FrameCue(kind: .roundStart(Counter(1, of: 3)), due: t)
     clock.now += ms(250)
     try buzzer.render(frame(try idleSnapshot(), cues: [due], at: t))
     while let wake = buzzer.nextWakeUp(after: clock.now) {
@@ -306,9 +303,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 
   @Test func aCueRenderedLatePlaysItsWholePatternFromTheRender() throws {
     let buzzer = try makeBuzzer(", patterns: {round_start: [400ms, 200ms, 400ms]}")
-    let due = Cue(
-      kind: .roundStart(Counter(1, of: 3)), instant: MonotonicInstant(nanoseconds: clock.now),
-      segmentIndex: 0, pass: 0)
+    let due = FrameCue(kind: .roundStart(Counter(1, of: 3)), due: clock.now)
     clock.now += ms(300)
     let t = clock.now
     try buzzer.render(frame(try idleSnapshot(), cues: [due], at: t))

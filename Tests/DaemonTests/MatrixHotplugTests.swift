@@ -176,7 +176,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     let monitor = try FakeSerialMonitor()
     let rig = try Rig(controller, monitor: { monitor }, startupDelay: .seconds(1))
     defer { rig.output.stop() }
-    #expect(rig.output.watchedDescriptors == [monitor.fileDescriptor])
+    #expect(rig.output.watchedDescriptors == [WatchedDescriptor(monitor.fileDescriptor)])
     var now = 100 * Self.second
     #expect(try rig.render(at: now).isEmpty, "the board is given its start-up delay")
     now += Self.second
@@ -201,7 +201,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     monitor.announce(
       "add", SerialDeviceInfo(devnode: "/dev/ttyUSB3", vendorID: 0x1A86, productID: 0x7523))
     now += Self.second
-    try rig.output.handleReadable(monitor.fileDescriptor, at: now)
+    try rig.output.handleReady(monitor.fileDescriptor, .readable, at: now)
     #expect(!monitor.isReadable, "the events are drained")
     #expect(!rig.output.isConnected)
     // Plugged back: nothing happens before udev has processed it.
@@ -211,7 +211,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     #expect(!rig.output.isConnected)
     monitor.announce("add", device)
     now += 200 * Self.millisecond
-    try rig.output.handleReadable(monitor.fileDescriptor, at: now)
+    try rig.output.handleReady(monitor.fileDescriptor, .readable, at: now)
     #expect(rig.output.isConnected)
     #expect(rig.lines.values.last?.contains("controller back") == true)
     #expect(rig.lines.values.last?.contains("via=monitor") == true)
@@ -237,7 +237,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     let device = try controller.plug()
     monitor.announce("add", SerialDeviceInfo(devnode: device.devnode))
     now += Self.second
-    try rig.output.handleReadable(monitor.fileDescriptor, at: now)
+    try rig.output.handleReady(monitor.fileDescriptor, .readable, at: now)
     #expect(rig.output.isConnected)
     #expect(try rig.render(at: now).count == Self.frameLength)
   }
@@ -259,7 +259,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     // udev announces it, but its node is not there yet (the link comes a moment later).
     monitor.announce("add", SerialDeviceInfo(devnode: "/dev/pts/9999", links: [controller.link]))
     now += 100 * Self.millisecond
-    try rig.output.handleReadable(monitor.fileDescriptor, at: now)
+    try rig.output.handleReady(monitor.fileDescriptor, .readable, at: now)
     #expect(!rig.output.isConnected)
     #expect(rig.output.nextRetry == now + 2 * MatrixOutput.minimumBackoff)
     try controller.plug()
@@ -323,14 +323,14 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
         made.append(monitor)
         return monitor
       })
-    #expect(rig.output.watchedDescriptors == [made[0].fileDescriptor])
+    #expect(rig.output.watchedDescriptors == [WatchedDescriptor(made[0].fileDescriptor)])
     rig.output.stop()
     #expect(rig.output.watchedDescriptors.isEmpty)
     try rig.output.start(
       PluginContext(id: "matrix", logger: Logger(), speed: 1, claimTerminal: { _ in }))
     defer { rig.output.stop() }
     #expect(made.count == 2)
-    #expect(rig.output.watchedDescriptors == [made[1].fileDescriptor])
+    #expect(rig.output.watchedDescriptors == [WatchedDescriptor(made[1].fileDescriptor)])
   }
 }
 

@@ -101,7 +101,7 @@ import WorkoutCore
     func host(_ store: StateStore?) throws -> EngineHost {
       try EngineHost(
         configuration: configuration, preset: try #require(configuration.presets.first),
-        store: store, logger: logger, timeBase: timeBase)
+        store: store, logger: logger, timeBase: timeBase, clock: .system)
     }
     func now() -> MonotonicInstant { timeBase.engineInstant(atMonotonic: MonotonicClock.now()) }
 

@@ -11,7 +11,7 @@ import WorkoutCore
 /// A frame of `snapshot` at monotonic `now`, with the standard tokens and words, at `hour`:00
 /// local time on a Monday.
 func frame(
-  _ snapshot: WorkoutSnapshot, cues: [Cue] = [], at now: Int64, muted: Bool = false,
+  _ snapshot: WorkoutSnapshot, cues: [FrameCue] = [], at now: Int64, muted: Bool = false,
   hour: Int = 12
 ) -> OutputFrame {
   OutputFrame(

@@ -79,8 +79,8 @@ import WorkoutCore
 
     func readAll(now: Int64) throws -> [InputEvent] {
       var events: [InputEvent] = []
-      for descriptor in plugin.watchedDescriptors {
-        events += try plugin.handleReadable(descriptor, at: now)
+      for watched in plugin.watchedDescriptors {
+        events += try plugin.handleReady(watched.descriptor, .readable, at: now)
       }
       return events
     }

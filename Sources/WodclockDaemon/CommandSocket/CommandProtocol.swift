@@ -276,9 +276,9 @@ public enum CommandProtocol {
   }
 
   /// A cue as an event member.
-  public static func cue(_ cue: Cue) -> JSONValue {
-    var object = JSONObject([("name", .string(cue.kind.name))])
-    for (key, value) in LogOutput.cueFields(cue.kind) { object[key] = .string(value) }
+  public static func cue(_ kind: CueKind) -> JSONValue {
+    var object = JSONObject([("name", .string(kind.name))])
+    for (key, value) in LogOutput.cueFields(kind) { object[key] = .string(value) }
     return .object(object)
   }
 }

@@ -76,47 +76,45 @@ final class CommandServer {
   var idleTimeout: Int64 = 10_000_000_000
 
   let listener: UnixListener
-  private let poller: EventPoller
-  private let tokenBase: UInt64
+  private let sources: EventSources
+  /// Clients by the server's number for each (never reused while the daemon runs).
   private var clients: [UInt64: Client] = [:]
   /// Clients waiting for a turn, first come first served.
   private var queue: [UInt64] = []
-  private var nextToken: UInt64
+  private var nextToken: UInt64 = 1
   private let logger: Logger
 
   typealias Responder = (CommandRequest) -> (reply: JSONValue, subscribe: Bool)
 
-  /// Tokens at or above `tokenBase` belong to this server; `tokenBase` itself is the listener.
-  init(listener: UnixListener, poller: EventPoller, tokenBase: UInt64, logger: Logger) throws {
+  /// Serves `listener`, watched through `sources` as ``EventSource/commandListener`` and each
+  /// client as ``EventSource/commandClient(_:)``.
+  init(listener: UnixListener, sources: EventSources, logger: Logger) throws {
     self.listener = listener
-    self.poller = poller
-    self.tokenBase = tokenBase
-    self.nextToken = tokenBase + 1
+    self.sources = sources
     self.logger = logger
-    try poller.register(listener.fileDescriptor, token: tokenBase, interest: .readable)
+    try sources.watch(listener.fileDescriptor, for: .readable, as: .commandListener)
   }
-
-  func owns(_ token: UInt64) -> Bool { token >= tokenBase }
 
   var clientCount: Int { clients.count }
 
   /// Whether anyone has subscribed to events (so the daemon can skip building them).
   var hasSubscribers: Bool { clients.values.contains(where: \.subscribed) }
 
-  /// Handles a poller event for one of this server's tokens: accepts clients, sends what a
-  /// client has room for, and puts a client with something to read in line for a turn.
-  func handle(_ event: EventPoller.Event, now: Int64) {
-    if event.token == tokenBase {
-      acceptAll(now: now)
-      return
-    }
-    guard let client = clients[event.token] else { return }
+  /// Accepts the clients waiting on the listening socket.
+  func acceptClients(now: Int64) { acceptAll(now: now) }
+
+  /// Handles what the poller saw on a client's connection: sends what the client has room
+  /// for, and puts a client with something to read in line for a turn.
+  func handle(client token: UInt64, _ readiness: Readiness, now: Int64) {
+    guard let client = clients[token] else { return }
     // A hang-up or an error is found out by the next read or write.
-    if event.isReadable || event.isHangup || event.isError { client.mayRead = true }
-    if event.isWritable || event.isHangup || event.isError { client.writeBlocked = false }
+    if readiness.isReadable || readiness.isHangup || readiness.isError { client.mayRead = true }
+    if readiness.isWritable || readiness.isHangup || readiness.isError {
+      client.writeBlocked = false
+    }
     // Output going out to a client that was blocked means that it read.
-    if flush(event.token, client) { client.lastActivity = now }
-    queueForTurn(event.token)
+    if flush(token, client) { client.lastActivity = now }
+    queueForTurn(token)
   }
 
   /// Gives the clients in line their turns, in order, until the wake-up's budget is spent;
@@ -156,7 +154,7 @@ final class CommandServer {
   func expire(now: Int64) {
     for (token, client) in clients where !client.subscribed && !client.queued {
       if now - client.lastActivity >= idleTimeout {
-        logger.debug("control client timed out", [("client", String(token - tokenBase))])
+        logger.debug("control client timed out", [("client", String(token))])
         drop(token)
       }
     }
@@ -164,7 +162,7 @@ final class CommandServer {
 
   func close() {
     for token in Array(clients.keys) { drop(token) }
-    try? poller.unregister(listener.fileDescriptor)
+    sources.unwatch(.commandListener)
     try? listener.close(removingFile: true)
   }
 
@@ -200,9 +198,9 @@ final class CommandServer {
         // Edge-triggered: a peer that has shut down its side stays readable for good, and a
         // client held back by backpressure stays readable too; neither may wake the loop again
         // and again. The server tracks what it has not read or written yet itself.
-        try poller.register(
-          connection.fileDescriptor, token: token,
-          interest: [.readable, .writable, .edgeTriggered])
+        try sources.watch(
+          connection.fileDescriptor, for: [.readable, .writable, .edgeTriggered],
+          as: .commandClient(token))
       } catch {
         try? connection.close()
         continue
@@ -223,7 +221,7 @@ final class CommandServer {
     logger.info(
       "control client closed to make room for a new one",
       [
-        ("client", String(token - tokenBase)),
+        ("client", String(token)),
         ("idle_s", String((now - client.lastActivity) / 1_000_000_000)),
       ])
     // After what it is still owed, when the socket takes all of that now.
@@ -353,7 +351,7 @@ final class CommandServer {
     // Only events can overflow: a request is answered below the high-water mark, and its
     // reply fits above it.
     if client.output.count + bytes.count > Self.maximumPendingOutput {
-      logger.warning("control client too slow; dropped", [("client", String(token - tokenBase))])
+      logger.warning("control client too slow; dropped", [("client", String(token))])
       drop(token)
       return
     }
@@ -394,7 +392,7 @@ final class CommandServer {
   private func drop(_ token: UInt64) {
     guard let client = clients.removeValue(forKey: token) else { return }
     if client.queued { queue.removeAll { $0 == token } }
-    try? poller.unregister(client.connection.fileDescriptor)
+    sources.unwatch(.commandClient(token))
     try? client.connection.close()
   }
 }

@@ -164,7 +164,9 @@ public final class GPIOButtonInput: InputPlugin {
     }
   }
 
-  public var watchedDescriptors: [FileDescriptor] { held.compactMap(\.request.fileDescriptor) }
+  public var watchedDescriptors: [WatchedDescriptor] {
+    held.compactMap { $0.request.fileDescriptor.map { WatchedDescriptor($0) } }
+  }
 
   public func start(_ context: PluginContext) throws {
     self.context = context
@@ -230,7 +232,10 @@ public final class GPIOButtonInput: InputPlugin {
     held = []
   }
 
-  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent] {
+  public func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64)
+    throws
+    -> [InputEvent]
+  {
     guard bank != nil else { return [] }
     // Every request is read, not only the readable one, so edges of buttons on different
     // requests reach the debouncers in timestamp order.

@@ -154,7 +154,7 @@ public final class GPIOBuzzerOutput: OutputPlugin {
       for cue in frame.cues {
         guard let pattern = patterns.pattern(for: cue.kind) else { continue }
         schedule.play(
-          pattern, at: BuzzerSchedule.start(ofCueAt: cue.instant.nanoseconds, seenAt: now),
+          pattern, at: BuzzerSchedule.start(ofCueAt: cue.due, seenAt: now),
           priority: BuzzerPatterns.priority(of: cue.kind))
       }
     }

@@ -32,7 +32,9 @@ public final class KeyboardInput: InputPlugin {
     confirmReset = instance.settings.bool("confirm_reset") ?? true
   }
 
-  public var watchedDescriptors: [FileDescriptor] { rawMode == nil ? [] : [input] }
+  public var watchedDescriptors: [WatchedDescriptor] {
+    rawMode == nil ? [] : [WatchedDescriptor(input)]
+  }
 
   public func start(_ context: PluginContext) throws {
     self.context = context
@@ -44,7 +46,10 @@ public final class KeyboardInput: InputPlugin {
     try input.setNonBlocking(true)
   }
 
-  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent] {
+  public func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64)
+    throws
+    -> [InputEvent]
+  {
     var bytes: [UInt8] = []
     let result: FileDescriptor.ReadResult
     do {

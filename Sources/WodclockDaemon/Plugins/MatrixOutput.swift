@@ -11,7 +11,7 @@ import MatrixKit
 import WorkoutCore
 
 /// An RGB LED matrix behind a serial or network controller.
-public final class MatrixOutput: OutputPlugin {
+public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   public let id: String
   public let kind: String
   private let width: Int
@@ -165,9 +165,13 @@ public final class MatrixOutput: OutputPlugin {
   /// How a controller that is away is found again, for log lines: `udev` or `retry`.
   private var hotplugWay: String { monitor == nil ? "retry" : "udev" }
 
-  public var watchedDescriptors: [FileDescriptor] { monitor.map { [$0.fileDescriptor] } ?? [] }
+  public var watchedDescriptors: [WatchedDescriptor] {
+    monitor.map { [WatchedDescriptor($0.fileDescriptor)] } ?? []
+  }
 
-  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws {
+  public func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64)
+    throws
+  {
     guard let monitor, let hotplug, descriptor == monitor.fileDescriptor else { return }
     // Drained whatever happens: the descriptor stays readable until it is.
     let events = monitor.drain()

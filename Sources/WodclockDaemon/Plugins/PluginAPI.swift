@@ -4,121 +4,99 @@
 // ask for a wake-up when they need one.
 
 import Configuration
-import DisplayKit
 import HardwareKit
-import WorkoutCore
+import JSONKit
+import MatrixKit
 
-/// Everything an output is given on each update: one value, so fields can be added later
-/// without touching every plugin.
-public struct OutputFrame {
-  public var snapshot: WorkoutSnapshot
-  /// Cues since the previous frame given to this output; never dropped, never repeated. Their
-  /// `instant` is on the real monotonic clock (`MonotonicClock.now()`), also under `--speed`.
-  public var cues: [Cue]
-  public var tokens: DesignTokens
-  public var words: DisplayWords
-  public var clock: ClockSettings
-  /// Wall-clock time of day, for the clock display (never used for timing).
-  public var civilTime: CivilTime
-  /// The real monotonic clock, in nanoseconds.
-  public var monotonicNow: Int64
-  /// The loop's speed factor (`--speed`); outputs that animate divide by it.
-  public var speed: Int64
-  /// A transient message for people ("press r again to reset", "reload failed: ...").
-  public var message: String?
-  /// The `mute` action silenced sounders (buzzers, horns); lamps and displays carry on.
-  public var muted: Bool = false
-  /// The monotonic instant at which what the displays show changes next (a second of the big
-  /// digits, a cue, the time of day on the clock), or nil when nothing is scheduled.
-  public var nextChange: Int64?
-  /// The snapshot and time of day at a later monotonic instant, as they will be if nobody
-  /// presses anything: for outputs whose wire is slow enough that a frame must leave before the
-  /// second it shows (LED matrices on a serial line). Nil when the daemon cannot tell.
-  public var preview: FramePreview?
-
-  /// Creates a frame (the daemon makes them; benchmarks and tests drive plugins with their own).
-  public init(
-    snapshot: WorkoutSnapshot, cues: [Cue], tokens: DesignTokens, words: DisplayWords,
-    clock: ClockSettings, civilTime: CivilTime, monotonicNow: Int64, speed: Int64,
-    message: String?, muted: Bool = false, nextChange: Int64? = nil, preview: FramePreview? = nil
-  ) {
-    self.snapshot = snapshot
-    self.cues = cues
-    self.tokens = tokens
-    self.words = words
-    self.clock = clock
-    self.civilTime = civilTime
-    self.monotonicNow = monotonicNow
-    self.speed = speed
-    self.message = message
-    self.muted = muted
-    self.nextChange = nextChange
-    self.preview = preview
-  }
-}
-
-/// The snapshot and time of day a frame's displays will show at a later monotonic instant.
-///
-/// The daemon's source is made once and takes the frame's own instants, so that publishing a
-/// frame allocates no closure on every wake-up.
-public struct FramePreview {
-  public typealias Picture = (snapshot: WorkoutSnapshot, civilTime: CivilTime)
-  private let source: (_ later: Int64, _ now: Int64, _ wall: WallClock.Instant) -> Picture?
-  private let now: Int64
-  private let wall: WallClock.Instant
-
-  /// A preview from `source`, asked with the instants of the frame it belongs to: its
-  /// monotonic `now` and its wall-clock `wall`. Nil from the source: nothing to show ahead.
-  init(
-    source: @escaping (_ later: Int64, _ now: Int64, _ wall: WallClock.Instant) -> Picture?,
-    now: Int64, wall: WallClock.Instant
-  ) {
-    self.source = source
-    self.now = now
-    self.wall = wall
-  }
-
-  /// A preview that shows what `picture` gives for a later instant (tests, benchmarks).
-  public init(_ picture: @escaping (_ later: Int64) -> Picture) {
-    self.init(
-      source: { later, _, _ in picture(later) }, now: 0, wall: WallClock.Instant(seconds: 0))
-  }
-
-  /// What the displays will show at monotonic instant `later`, or nil when it cannot be told.
-  public func callAsFunction(_ later: Int64) -> Picture? { source(later, now, wall) }
-}
-
-/// A display, a sounder or a log: something the clock's state is shown on.
-public protocol OutputPlugin: AnyObject {
+/// What every plugin has: a name, a start and a stop, descriptors for the loop to watch and
+/// a timer of its own. Inputs and outputs add what they do with them.
+public protocol Plugin: AnyObject {
+  /// The instance's id from the config (`wall`, `horn`), unique among plugins.
   var id: String { get }
+  /// The kind name, as written after `type:`.
   var kind: String { get }
   /// Opens devices. A throw marks only this plugin as failed; the daemon retries with backoff.
   func start(_ context: PluginContext) throws
-  /// Shows `frame`. Must not block.
-  func render(_ frame: OutputFrame) throws
-  /// A monotonic instant at which this output wants another frame although nothing in the
-  /// workout changed (a blinking colon, a buzzer edge), or nil.
+  /// Descriptors the loop watches on this plugin's behalf, each for what the plugin waits for:
+  /// readable (a device's events), writable (a socket or a serial port with output queued), or
+  /// both. Read after `start` and after each call into the plugin; the daemon stops watching
+  /// them before `stop`. Most plugins have none.
+  var watchedDescriptors: [WatchedDescriptor] { get }
+  /// The plugin's own timer: a monotonic instant at which it must be called back (a
+  /// long-press threshold, a blinking colon, a buzzer edge, a retry), or nil.
   func nextWakeUp(after now: Int64) -> Int64?
-  /// Descriptors the loop watches for readability on this output's behalf (a hotplug monitor).
-  /// Read after `start` and after each `handleReadable`; the daemon stops watching them before
-  /// `stop`. Most outputs have none.
-  var watchedDescriptors: [FileDescriptor] { get }
-  /// Reads what is ready on `descriptor` (non-blocking). A throw fails the output, as a failed
-  /// `render` does.
-  func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws
-  /// Puts the output in its safe state (buzzer off, display per config) and releases devices.
+  /// Puts the plugin in its safe state (buzzer off, display per config) and releases devices.
   /// Must not throw and must return quickly.
   func stop()
-  /// On a reload that leaves this output's config entry unchanged: reads again the files it
-  /// was made from (a matrix's font), since one may have been replaced. Returns whether
-  /// anything changed; a throw keeps what the output had.
-  func reloadFiles() throws -> Bool
+}
+
+extension Plugin {
+  public var watchedDescriptors: [WatchedDescriptor] { [] }
+  public func nextWakeUp(after now: Int64) -> Int64? { nil }
+}
+
+/// A descriptor a plugin has the loop watch, and for what.
+public struct WatchedDescriptor: Hashable, Sendable {
+  public var descriptor: FileDescriptor
+  public var interest: EventPoller.Interest
+
+  /// Watches `descriptor` for `interest` (readable unless told otherwise).
+  public init(_ descriptor: FileDescriptor, for interest: EventPoller.Interest = .readable) {
+    self.descriptor = descriptor
+    self.interest = interest
+  }
+}
+
+/// What the loop saw on a watched descriptor.
+public struct Readiness: Hashable, Sendable {
+  /// A read will not block (or the peer hung up).
+  public var isReadable: Bool
+  /// A write will not block.
+  public var isWritable: Bool
+  /// The peer closed or the device hung up (an unplugged tty).
+  public var isHangup: Bool
+  /// An error is pending; the next read or write reports it.
+  public var isError: Bool
+
+  public init(
+    isReadable: Bool, isWritable: Bool = false, isHangup: Bool = false, isError: Bool = false
+  ) {
+    self.isReadable = isReadable
+    self.isWritable = isWritable
+    self.isHangup = isHangup
+    self.isError = isError
+  }
+
+  /// Readable and nothing else: what most tests hand a plugin.
+  public static let readable = Readiness(isReadable: true)
+
+  init(_ event: EventPoller.Event) {
+    self.init(
+      isReadable: event.isReadable, isWritable: event.isWritable, isHangup: event.isHangup,
+      isError: event.isError)
+  }
+}
+
+/// A display, a sounder, a log, or a service that shows the clock elsewhere: something the
+/// clock's state goes to. Its timer (``Plugin/nextWakeUp(after:)``) is answered with a frame.
+public protocol OutputPlugin: Plugin {
+  /// Shows `frame`. Must not block.
+  func render(_ frame: OutputFrame) throws
+  /// Handles what is ready on `descriptor` (non-blocking). A throw fails the output, as a
+  /// failed `render` does.
+  func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64) throws
   /// Drives the hardware to its safe state without starting the plugin: `wodclockd
   /// --safe-outputs`, which `ExecStopPost=` runs after the daemon ended however it ended (a
   /// SIGKILL leaves a horn's line where it was: a Raspberry Pi's pin keeps the level last
   /// driven). No default: every output says what its safe state is, or that it has nothing to
   /// secure. Throws when the device cannot be reached (no chip, no permission, unplugged).
   func driveSafe() throws -> SafeState
+}
+
+extension OutputPlugin {
+  public func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64)
+    throws
+  {}
 }
 
 /// What `OutputPlugin.driveSafe()` left the output in.
@@ -130,23 +108,37 @@ public enum SafeState: Equatable, Sendable {
 }
 
 /// A source of button presses and key strokes.
-public protocol InputPlugin: AnyObject {
-  var id: String { get }
-  var kind: String { get }
-  func start(_ context: PluginContext) throws
-  /// Descriptors the loop watches for readability on this plugin's behalf.
-  var watchedDescriptors: [FileDescriptor] { get }
+public protocol InputPlugin: Plugin {
   /// Reads what is ready on `descriptor` (non-blocking) and reports what the person did.
-  func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent]
-  /// A monotonic instant at which the plugin must be called back (a long-press threshold).
-  func nextWakeUp(after now: Int64) -> Int64?
+  func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64) throws
+    -> [InputEvent]
+  /// Called at the instant of ``Plugin/nextWakeUp(after:)``: reports what became true by then
+  /// (a press held long enough).
   func handleWakeUp(at now: Int64) -> [InputEvent]
-  func stop()
 }
 
 extension InputPlugin {
-  public func nextWakeUp(after now: Int64) -> Int64? { nil }
   public func handleWakeUp(at now: Int64) -> [InputEvent] { [] }
+}
+
+// MARK: - Capabilities
+
+/// An output that re-reads files it was made from when a reload leaves its config entry
+/// unchanged (a matrix's font), since one may have been replaced.
+public protocol FileReloading: AnyObject {
+  /// Reads the files again. Returns whether anything changed; a throw keeps what it had.
+  func reloadFiles() throws -> Bool
+}
+
+/// An output whose picture a person can ask for (`wodclockctl snapshot`): an LED matrix.
+protocol PictureShowing: OutputPlugin {
+  /// The last picture its device was sent, before brightness, gamma and the current cap; nil
+  /// before the first. While the device is away it stays the last one that reached it.
+  var shownPicture: Framebuffer? { get }
+  /// Whether the device is there now.
+  var isConnected: Bool { get }
+  /// The font its words are drawn in, for previews at other sizes.
+  var captionFont: CaptionFont { get }
 }
 
 /// What an input reports.
@@ -169,18 +161,32 @@ public struct PluginContext {
   public var logger: Logger
   /// The loop's speed factor (`--speed`).
   public var speed: Int64
+  /// The daemon's clocks: a plugin that needs the time outside a call that is given it reads
+  /// it here, never from the system itself.
+  public var clock: DaemonClock
   /// Called by an output that takes over the terminal, so log lines stop going to it.
   public var claimTerminal: (_ showLine: @escaping (String) -> Void) -> Void
+  /// Carries out a request of the command socket's vocabulary (start, load, status, presets,
+  /// history ...) and gives its reply, as the socket would: how a web page or a broker's
+  /// message acts on the clock. Requests that would subscribe answer without subscribing.
+  public var command: (CommandRequest) -> JSONValue
 
-  /// Creates a context (the daemon makes them; benchmarks and tests drive plugins directly).
+  /// Creates a context (the daemon makes them; benchmarks and tests drive plugins directly,
+  /// where commands are answered `unavailable`).
   public init(
-    id: String, logger: Logger, speed: Int64,
-    claimTerminal: @escaping (_ showLine: @escaping (String) -> Void) -> Void
+    id: String, logger: Logger, speed: Int64, clock: DaemonClock = .system,
+    claimTerminal: @escaping (_ showLine: @escaping (String) -> Void) -> Void,
+    command: @escaping (CommandRequest) -> JSONValue = { request in
+      CommandProtocol.failure(
+        id: request.id, CommandFailure("unavailable", "no daemon runs this plugin"))
+    }
   ) {
     self.id = id
     self.logger = logger
     self.speed = speed
+    self.clock = clock
     self.claimTerminal = claimTerminal
+    self.command = command
   }
 
   public func log(_ level: LogLevel, _ message: String, _ fields: [(String, String)] = []) {
@@ -193,10 +199,4 @@ public struct PluginError: Error, CustomStringConvertible {
   public var message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }
-}
-
-extension OutputPlugin {
-  public var watchedDescriptors: [FileDescriptor] { [] }
-  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws {}
-  public func reloadFiles() throws -> Bool { false }
 }

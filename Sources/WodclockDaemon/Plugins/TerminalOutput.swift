@@ -156,7 +156,7 @@ public final class TerminalOutput: OutputPlugin {
     if let frame = lastFrame { draw(frame) }
   }
 
-  private static func flashes(_ cue: Cue) -> Bool {
+  private static func flashes(_ cue: FrameCue) -> Bool {
     switch cue.kind {
     case .start, .roundStart, .finish, .capReached, .sideSwitch, .lap: true
     default: false

@@ -142,8 +142,9 @@ public final class USBRemoteInput: InputPlugin {
     recognizer = GestureRecognizer(longPressTimes: codes.map { _ in longPress })
   }
 
-  public var watchedDescriptors: [FileDescriptor] {
-    (monitor.map { [$0.fileDescriptor] } ?? []) + open.map(\.device.fileDescriptor)
+  public var watchedDescriptors: [WatchedDescriptor] {
+    (monitor.map { [WatchedDescriptor($0.fileDescriptor)] } ?? [])
+      + open.map { WatchedDescriptor($0.device.fileDescriptor) }
   }
 
   public func start(_ context: PluginContext) throws {
@@ -276,7 +277,10 @@ public final class USBRemoteInput: InputPlugin {
     retired = []
   }
 
-  public func handleReadable(_ descriptor: FileDescriptor, at now: Int64) throws -> [InputEvent] {
+  public func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64)
+    throws
+    -> [InputEvent]
+  {
     closeRetired()
     if let monitor, descriptor == monitor.fileDescriptor {
       let actions = monitor.drain()

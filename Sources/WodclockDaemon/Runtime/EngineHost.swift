@@ -22,6 +22,7 @@ final class EngineHost {
   private let store: StateStore?
   private let logger: Logger
   private let timeBase: TimeBase
+  private let clock: DaemonClock
   /// Finished workouts the history file did not take yet (a full disk), oldest first. Each
   /// save and each new record tries them again, so none is lost once there is room.
   private var unwrittenHistory: [(entry: HistoryEntry, active: TimeSpan)] = []
@@ -36,13 +37,14 @@ final class EngineHost {
 
   init(
     configuration: WodclockConfiguration, preset: Preset, store: StateStore?, logger: Logger,
-    timeBase: TimeBase
+    timeBase: TimeBase, clock: DaemonClock
   ) throws {
     self.configuration = configuration
     self.preset = preset
     self.store = store
     self.logger = logger
     self.timeBase = timeBase
+    self.clock = clock
     self.engine = try Self.makeEngine(preset, configuration)
   }
 
@@ -96,7 +98,7 @@ final class EngineHost {
       record(snapshotBefore, outcome: "abandoned")
     }
     if after == .running && (before == .idle || before == .finished) {
-      startedWallSeconds = WallClock.now().seconds
+      startedWallSeconds = clock.wall().seconds
     }
     if after == .finished && before != .finished {
       record(
@@ -148,6 +150,36 @@ final class EngineHost {
     preset = chosen
     engine = rebuilt
     save(at: instant)
+  }
+
+  /// Brings back the workout `store` holds, if any, and says in the log how: resumed, resumed
+  /// after a reboot, restored paused, or moved aside when unreadable.
+  func restore(from store: StateStore, at now: Int64) {
+    switch store.load() {
+    case .none:
+      return
+    case .corrupt(let reason, let movedTo):
+      logger.warning(
+        "the saved workout state was unreadable; moved aside, starting idle",
+        [("moved_to", movedTo), ("reason", reason)])
+    case .loaded(let saved):
+      guard
+        let plan = restore(saved, bootID: clock.bootID(), monotonicNow: now, wallNow: clock.wall())
+      else { return }
+      let snapshot = snapshot(at: timeBase.engineInstant(atMonotonic: now))
+      let how: String
+      switch plan {
+      case .resumeByMonotonic: how = "resumed"
+      case .resumeByWallClock: how = "resumed after a reboot"
+      case .restorePaused: how = "restored paused"
+      }
+      logger.notice(
+        "workout state restored",
+        [
+          ("how", how), ("preset", saved.preset), ("state", snapshot.runState.rawValue),
+          ("elapsed", snapshot.elapsed.description),
+        ])
+    }
   }
 
   /// Brings back a saved state (after `kill -9`, a crash or a power cut). A state that cannot
@@ -202,10 +234,10 @@ final class EngineHost {
   func save(at instant: MonotonicInstant) {
     guard let store else { return }
     writeUnwrittenHistory()
-    let wall = WallClock.now()
+    let wall = clock.wall()
     let state = SavedState(
-      version: SavedState.currentVersion, bootID: (try? BootID.current()) ?? "",
-      savedMonotonic: MonotonicClock.now(), savedEngineInstant: instant.nanoseconds,
+      version: SavedState.currentVersion, bootID: clock.bootID(),
+      savedMonotonic: clock.monotonic(), savedEngineInstant: instant.nanoseconds,
       savedWallSeconds: wall.seconds, savedWallNanoseconds: wall.nanoseconds, preset: preset.name,
       startedWallSeconds: startedWallSeconds, engine: engine)
     do {
@@ -227,7 +259,7 @@ final class EngineHost {
     guard store != nil else { return }
     let entry = HistoryEntry(
       preset: preset.name, mode: snapshot.mode.rawValue, startedWallSeconds: startedWallSeconds,
-      endedWallSeconds: WallClock.now().seconds, activeSeconds: snapshot.elapsed.seconds,
+      endedWallSeconds: clock.wall().seconds, activeSeconds: snapshot.elapsed.seconds,
       outcome: outcome, rounds: snapshot.round?.index, laps: snapshot.laps,
       timeUnderTensionSeconds: snapshot.mode == .tempo ? snapshot.timeUnderTension.seconds : nil)
     unwrittenHistory.append((entry, snapshot.elapsed))

@@ -133,6 +133,21 @@ struct StateStore {
   var statePath: String { directory + "/state.json" }
   var historyPath: String { directory + "/history.jsonl" }
 
+  /// The store in `directory`, made ready; nil (and a warning) when the directory cannot be
+  /// used: the clock still runs, but a crash then loses the running workout.
+  static func usable(directory: String, logger: Logger) -> StateStore? {
+    let store = StateStore(directory: directory)
+    do {
+      try store.prepare()
+      return store
+    } catch {
+      logger.warning(
+        "cannot use the state directory; a crash will lose the running workout",
+        [("path", directory), ("error", "\(error)")])
+      return nil
+    }
+  }
+
   func prepare() throws(SystemError) {
     try FileSystem.makeDirectories(directory, mode: 0o750)
   }

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// The answers to the command vocabulary (start, load, status, presets, history, stats,
+// snapshot ...), for the command socket and for plugins that act on the clock.
+
+import Configuration
+import DisplayKit
+import HardwareKit
+import JSONKit
+import MatrixKit
+import WorkoutCore
+
+/// What a request can make the daemon do: the daemon carries these out, so a command from the
+/// socket, a button and a plugin all take the same path.
+protocol CommandActions: AnyObject {
+  /// Performs an action; returns its refusal or failure, if any.
+  func perform(_ action: ControlAction, at now: Int64) -> CommandFailure?
+  /// Silences the sounders or lets them sound again.
+  func setMuted(_ on: Bool, at now: Int64)
+  /// Reads the config file again; returns why it was not taken, if it was not.
+  func reload(at now: Int64) -> CommandFailure?
+}
+
+/// Answers requests from what the daemon's parts know.
+final class CommandResponder {
+  private let host: EngineHost
+  private let frames: FrameComposer
+  private let supervisor: Supervisor
+  private let timeBase: TimeBase
+  private let configPath: String
+  private unowned let actions: any CommandActions
+  /// How many command socket clients there are, for `stats`.
+  var clientCount: () -> Int = { 0 }
+  /// The loop's wake-up lateness, for `stats`.
+  var lateness: () -> LatenessRecorder.Summary? = { nil }
+
+  init(
+    host: EngineHost, frames: FrameComposer, supervisor: Supervisor, timeBase: TimeBase,
+    configPath: String, actions: any CommandActions
+  ) {
+    self.host = host
+    self.frames = frames
+    self.supervisor = supervisor
+    self.timeBase = timeBase
+    self.configPath = configPath
+    self.actions = actions
+  }
+
+  /// The reply to `request` at `now`, and whether the asker now subscribes to events.
+  func respond(to request: CommandRequest, at now: Int64) -> (reply: JSONValue, subscribe: Bool) {
+    let id = request.id
+    switch request.command {
+    case .action(let action):
+      return (performing(.engine(action), id: id, at: now), false)
+    case .load(let preset):
+      return (performing(.load(preset: preset), id: id, at: now), false)
+    case .mute(let on):
+      // Setting the state it already has still answers ok (and shows the message again):
+      // `mute on` from a script is idempotent.
+      actions.setMuted(on ?? !frames.muted, at: now)
+      return (statusReply(id: id, at: now), false)
+    case .status:
+      return (statusReply(id: id, at: now), false)
+    case .presets:
+      return (presets(id: id), false)
+    case .history(let limit):
+      let encoder = JSONValueEncoder()
+      let entries = host.history(limit: limit).compactMap { try? encoder.encode($0) }
+      return (CommandProtocol.success(id: id, [("history", .array(entries))]), false)
+    case .reload:
+      if let failure = actions.reload(at: now) {
+        return (CommandProtocol.failure(id: id, failure), false)
+      }
+      return (CommandProtocol.success(id: id, [("config", .string(configPath))]), false)
+    case .subscribe:
+      return (statusReply(id: id, at: now), true)
+    case .stats:
+      return (stats(id: id), false)
+    case .snapshot(let wanted):
+      return (snapshot(wanted, id: id, at: now), false)
+    case .version:
+      return (
+        CommandProtocol.success(
+          id: id,
+          [
+            ("version", .string(WodclockVersion.current)),
+            ("protocol", .integer(CommandProtocol.version)),
+          ]), false
+      )
+    }
+  }
+
+  /// The status object of the socket: the engine's snapshot, its display text, the mute.
+  func status(at now: Int64) -> JSONValue {
+    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
+    return CommandProtocol.status(
+      snapshot, display: snapshot.display.map(TimeText.format), muted: frames.muted)
+  }
+
+  private func performing(_ action: ControlAction, id: JSONValue?, at now: Int64) -> JSONValue {
+    if let failure = actions.perform(action, at: now) {
+      return CommandProtocol.failure(id: id, failure)
+    }
+    return statusReply(id: id, at: now)
+  }
+
+  private func statusReply(id: JSONValue?, at now: Int64) -> JSONValue {
+    CommandProtocol.success(id: id, [("status", status(at: now))])
+  }
+
+  private func presets(id: JSONValue?) -> JSONValue {
+    let list = frames.configuration.presets.map { preset -> JSONValue in
+      let length = (try? preset.plan.compile())?.workoutLength
+      return .object(
+        JSONObject([
+          ("name", .string(preset.name)), ("mode", .string(preset.plan.mode.name.rawValue)),
+          ("label", preset.plan.label.map { .string($0) } ?? .null),
+          ("length_s", length.map { .double($0.seconds) } ?? .null),
+        ]))
+    }
+    return CommandProtocol.success(
+      id: id, [("presets", .array(list)), ("current", .string(host.preset.name))])
+  }
+
+  private func stats(id: JSONValue?) -> JSONValue {
+    var members: [(String, JSONValue)] = [("clients", .integer(Int64(clientCount())))]
+    if let summary = lateness() {
+      members.append(
+        (
+          "wake_lateness_us",
+          .object(
+            JSONObject([
+              ("count", .integer(Int64(summary.count))),
+              ("p50", .double(Double(summary.p50) / 1_000)),
+              ("p99", .double(Double(summary.p99) / 1_000)),
+              ("max", .double(Double(summary.max) / 1_000)),
+              ("over_1ms", .integer(Int64(summary.overOneMillisecond))),
+            ]))
+        ))
+    } else {
+      members.append(("wake_lateness_us", .null))
+    }
+    let usage = try? ProcessStats.sample()
+    members.append(("cpu_s", .double(Double(usage?.cpuNanoseconds ?? 0) / 1e9)))
+    members.append(("peak_rss_bytes", .integer(Int64(usage?.peakResidentBytes ?? 0))))
+    members.append(("dropped_cues", .integer(Int64(host.engine.state.droppedCues))))
+    return CommandProtocol.success(id: id, members)
+  }
+
+  /// `snapshot`: the last picture a matrix output sent, or a preview of what the displays show
+  /// now.
+  private func snapshot(_ wanted: SnapshotRequest, id: JSONValue?, at now: Int64) -> JSONValue {
+    let outputs = supervisor.outputs
+    return SnapshotReply.reply(to: wanted, id: id, outputs: outputs) { size in
+      // In the font of the first matrix output, as that matrix would show it at this size.
+      let font = outputs.lazy.compactMap { $0 as? any PictureShowing }.first?.captionFont
+      return MatrixPicture.preview(
+        frames.stillFrame(at: now), width: size.width, height: size.height, font: font ?? .small)
+    }
+  }
+}
