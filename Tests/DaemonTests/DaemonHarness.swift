@@ -176,7 +176,7 @@ private func readAll(_ descriptor: FileDescriptor, into buffer: inout [UInt8]) {
   try? descriptor.close()
 }
 
-private func removeTree(_ path: String) {
+func removeTree(_ path: String) {
   _ = try? run("/bin/rm", ["-rf", path])
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// SIGHUP: a bad file changes nothing; a good one applies without disturbing the workout.
+// SIGHUP to the real binary: a bad file changes nothing. A good reload with a running workout
+// is tested on manual time (ShellTests).
 
 import HardwareKit
 import JSONKit
@@ -22,27 +23,6 @@ import Testing
     let reply = try daemon.request(["cmd": "reload"])
     #expect(reply["ok"] == false)
     #expect(reply["error"]?["code"]?.stringValue == "config_invalid")
-  }
-
-  @Test func aGoodConfigAppliesWithoutDisturbingTheRunningWorkout() throws {
-    let daemon = try DaemonHarness(config: testConfig)
-    try daemon.start()
-    _ = try daemon.request(["cmd": "start"])
-    pause(milliseconds: 200)
-    let before = try daemon.status()["elapsed_s"]?.doubleValue ?? 0
-    let extended = testConfig.replacingFirst(
-      "  amrap:\n", with: "  tabata:\n    mode: tabata\n  amrap:\n")
-    try daemon.writeConfig(extended)
-    try daemon.signal(.hangup)
-    #expect(
-      try eventually {
-        (try daemon.request(["cmd": "presets"])["presets"]?.arrayValue ?? []).count == 3
-      })
-    let status = try daemon.status()
-    #expect(status["state"]?.stringValue == "running")
-    #expect(status["preset"]?.stringValue == "emom")
-    #expect((status["elapsed_s"]?.doubleValue ?? 0) > before)
-    #expect(daemon.log.contains("reloaded presets=3"))
   }
 }
 

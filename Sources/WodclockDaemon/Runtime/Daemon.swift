@@ -9,52 +9,24 @@ import HardwareKit
 import JSONKit
 import WorkoutCore
 
-/// What the daemon is given from outside: its clocks, the service manager, the plugin kinds.
-/// The machine's own for `wodclockd`; tests give manual time, a socket of their own and fake
-/// plugin kinds, and run the whole daemon in their process.
-public struct DaemonEnvironment {
-  public var clock: DaemonClock
-  public var notifier: SystemdNotifier
-  /// How often to ping the watchdog (half of `WatchdogSec=`), nil without one.
-  public var watchdogInterval: Int64?
-  public var catalog: [PluginKind]
-
-  public init(
-    clock: DaemonClock, notifier: SystemdNotifier, watchdogInterval: Int64?,
-    catalog: [PluginKind]
-  ) {
-    self.clock = clock
-    self.notifier = notifier
-    self.watchdogInterval = watchdogInterval
-    self.catalog = catalog
-  }
-
-  /// The machine's clocks, systemd's `NOTIFY_SOCKET` and `WATCHDOG_USEC`, every plugin kind.
-  public static var system: DaemonEnvironment {
-    DaemonEnvironment(
-      clock: .system, notifier: .fromEnvironment(), watchdogInterval: Watchdog.interval(),
-      catalog: PluginCatalog.kinds)
-  }
-}
-
 /// The running daemon. Single-threaded: everything happens on `run()`'s thread.
-public final class Daemon: CommandActions {
-  private let configPath: String
-  private var configuration: WodclockConfiguration
-  private let logger: Logger
-  private let environment: DaemonEnvironment
-  private var clock: DaemonClock { environment.clock }
-  private let timeBase: TimeBase
-  private let host: EngineHost
+public final class Daemon {
+  let configPath: String
+  var configuration: WodclockConfiguration
+  let logger: Logger
+  let environment: DaemonEnvironment
+  var clock: DaemonClock { environment.clock }
+  let timeBase: TimeBase
+  let host: EngineHost
   private let poller: EventPoller
   private let sources: EventSources
   private let timer: DeadlineTimer
   private let signals: SignalWatcher
-  private let server: CommandServer
-  private let frames: FrameComposer
-  private let systemd: SystemdSession
+  let server: CommandServer
+  let frames: FrameComposer
+  let systemd: SystemdSession
   private var feed = SubscriberFeed()
-  private lazy var supervisor = Supervisor(
+  lazy var supervisor = Supervisor(
     catalog: environment.catalog, sources: sources, logger: logger, clock: clock,
     makeContext: { [unowned self] id in context(for: id) })
   private lazy var responder = makeResponder()
@@ -64,7 +36,7 @@ public final class Daemon: CommandActions {
   /// turn that gets to it counts how late it was, whatever woke the loop.
   private var awaitedEngineDeadline: Int64?
   private var lateness = LatenessRecorder()
-  private(set) var stopping = false
+  var stopping = false
   /// 70 (EX_SOFTWARE) once the loop broke: the unit's `Restart=on-failure` restarts only a
   /// non-zero exit.
   private var exitStatus: Int32 = 0
@@ -212,100 +184,6 @@ public final class Daemon: CommandActions {
     }
   }
 
-  // MARK: - Actions
-
-  /// Performs an action from any source. Returns the refusal or failure, if any.
-  @discardableResult
-  func perform(_ action: ControlAction, at now: Int64) -> CommandFailure? {
-    let instant = timeBase.engineInstant(atMonotonic: now)
-    recordLateness(at: now)
-    var cues = host.advance(to: instant)
-    var failure: CommandFailure?
-    switch action {
-    case .engine(let engineAction):
-      do {
-        cues += try host.perform(engineAction, at: instant)
-        logger.info("action", [("action", engineAction.rawValue), ("preset", host.preset.name)])
-      } catch {
-        failure = CommandFailure("refused", error.description)
-        logger.info(
-          "action refused", [("action", engineAction.rawValue), ("reason", error.reason)])
-      }
-    case .load(let name):
-      do {
-        try host.load(presetNamed: name, at: instant)
-        logger.info("preset loaded", [("preset", name)])
-      } catch {
-        failure = CommandFailure(error.code, error.message)
-      }
-    case .mute:
-      setMuted(!frames.muted, at: now)
-    }
-    publish(cues: cues, at: now)
-    return failure
-  }
-
-  /// Silences the sounders or lets them sound again, and says so on the displays.
-  func setMuted(_ on: Bool, at now: Int64) {
-    frames.muted = on
-    logger.info("action", [("action", "mute"), ("muted", on ? "yes" : "no")])
-    frames.show(on ? "sound off" : "sound on", at: now)
-    publish(cues: [], at: now, force: true)
-  }
-
-  private func handle(_ events: [InputEvent], at now: Int64) {
-    for event in events {
-      switch event {
-      case .control(let name, let gesture):
-        guard let action = configuration.control(named: name)?.actions[gesture] else {
-          logger.debug("control has no action", [("control", name), ("gesture", gesture.rawValue)])
-          continue
-        }
-        perform(action, at: now)
-      case .action(let action):
-        perform(action, at: now)
-      case .loadPresetNumber(let number):
-        guard number >= 1 && number <= configuration.presets.count else { continue }
-        perform(.load(preset: configuration.presets[number - 1].name), at: now)
-      case .message(let text):
-        frames.show(text, at: now)
-        publish(cues: [], at: now, force: true)
-      case .quit:
-        logger.info("quit requested from the keyboard")
-        stopping = true
-      }
-    }
-  }
-
-  /// Re-reads the config file. A bad file changes nothing: its diagnostics are logged and the
-  /// clock keeps running on the old configuration.
-  func reload(at now: Int64) -> CommandFailure? {
-    systemd.reloading()
-    logger.info("reloading", [("config", configPath)])
-    var failure: CommandFailure?
-    switch ConfigurationFile.load(path: configPath, plugins: environment.catalog.map(\.schema)) {
-    case .failure(let problem):
-      for line in problem.renderedLines { logger.error(line) }
-      systemd.note = "reload failed, running the previous config"
-      frames.show("reload failed: \(problem.summary)", at: now)
-      failure = CommandFailure("config_invalid", problem.summary)
-    case .success(let loaded):
-      let next = loaded.configuration
-      for line in loaded.warnings?.renderedLines ?? [] { logger.warning(line) }
-      let previous = configuration
-      configuration = next
-      frames.configuration = next
-      host.replaceConfiguration(next, at: timeBase.engineInstant(atMonotonic: now))
-      supervisor.apply(from: previous, to: next, at: now)
-      server.idleTimeout = next.daemon.clientTimeout.nanoseconds
-      systemd.note = nil
-      logger.info("reloaded", [("presets", String(next.presets.count))])
-    }
-    systemd.ready(host.snapshot(at: timeBase.engineInstant(atMonotonic: now)))
-    publish(cues: [], at: now, force: true)
-    return failure
-  }
-
   // MARK: - Parts
 
   /// Answers a request of the command vocabulary now, from the socket or a plugin.
@@ -325,22 +203,13 @@ public final class Daemon: CommandActions {
   private func context(for id: String) -> PluginContext {
     PluginContext(
       id: id, logger: logger, speed: timeBase.speed, clock: clock,
-      claimTerminal: { [unowned self] show in claimTerminal(show) },
+      claimTerminal: { [logger] show in logger.showOnTerminalView(show) },
       command: { [unowned self] request in respond(to: request).reply })
-  }
-
-  /// A full-screen terminal view takes the terminal: log lines go to its message line instead
-  /// of scribbling across the picture (they still go to the journal when stderr is not a TTY).
-  private func claimTerminal(_ show: @escaping (String) -> Void) {
-    guard Terminal.isTTY(.standardError) else { return }
-    logger.sink = { level, line in
-      if level >= .notice { show(line) }
-    }
   }
 
   /// Sends the current picture to every output, with the cues since their last frame, and to
   /// the command socket's subscribers; keeps systemd's status line current.
-  private func publish(cues: [Cue], at now: Int64, force: Bool = false) {
+  func publish(cues: [Cue], at now: Int64, force: Bool = false) {
     let frame = frames.frame(cues: cues, at: now, rereadTimeZone: force)
     let staleAfter = configuration.defaults.staleCuesAfter.nanoseconds / timeBase.speed
     supervisor.render(frame, at: now, staleAfter: staleAfter)
@@ -357,7 +226,7 @@ public final class Daemon: CommandActions {
   /// measured when the engine is about to be advanced past it, so a deadline that passed during
   /// a long wake-up (a flood of requests), an interrupted wait or a wake-up for something else
   /// counts as late as it really was. Not when an action has moved the deadline since.
-  private func recordLateness(at now: Int64) {
+  func recordLateness(at now: Int64) {
     guard let deadline = awaitedEngineDeadline, deadline <= now else { return }
     awaitedEngineDeadline = nil
     guard host.nextDeadline.map({ timeBase.monotonic(forEngine: $0) }) == deadline else { return }

@@ -37,6 +37,16 @@ public final class Logger {
     self.sink = Self.standardErrorSink()
   }
 
+  /// A full-screen terminal view takes the terminal: the lines people should see go to its
+  /// message line instead of scribbling across the picture. Only when stderr is that terminal;
+  /// otherwise they still go to the journal.
+  public func showOnTerminalView(_ show: @escaping (String) -> Void) {
+    guard Terminal.isTTY(.standardError) else { return }
+    sink = { level, line in
+      if level >= .notice { show(line) }
+    }
+  }
+
   /// Sends lines to stderr again (after a full-screen view that had taken them over stops).
   public func resetSink() { sink = Self.standardErrorSink() }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The shell's one time seam: the clocks the daemon reads, given to it as a value. Nothing in the
-// shell reads a clock on its own, so a test can run the whole daemon on manual time.
+// What the daemon is given from outside, as values: its clocks (the shell's one time seam:
+// nothing in the shell reads a clock on its own), the service manager and the plugin kinds. So a
+// test can run the whole daemon in its own process on manual time.
 
 import HardwareKit
 
@@ -34,5 +35,33 @@ public struct DaemonClock {
     DaemonClock(
       monotonic: MonotonicClock.now, wall: WallClock.now,
       bootID: { (try? BootID.current()) ?? "" })
+  }
+}
+
+/// What the daemon is given from outside: its clocks, the service manager, the plugin kinds.
+/// The machine's own for `wodclockd`; tests give manual time, a socket of their own and fake
+/// plugin kinds, and run the whole daemon in their process.
+public struct DaemonEnvironment {
+  public var clock: DaemonClock
+  public var notifier: SystemdNotifier
+  /// How often to ping the watchdog (half of `WatchdogSec=`), nil without one.
+  public var watchdogInterval: Int64?
+  public var catalog: [PluginKind]
+
+  public init(
+    clock: DaemonClock, notifier: SystemdNotifier, watchdogInterval: Int64?,
+    catalog: [PluginKind]
+  ) {
+    self.clock = clock
+    self.notifier = notifier
+    self.watchdogInterval = watchdogInterval
+    self.catalog = catalog
+  }
+
+  /// The machine's clocks, systemd's `NOTIFY_SOCKET` and `WATCHDOG_USEC`, every plugin kind.
+  public static var system: DaemonEnvironment {
+    DaemonEnvironment(
+      clock: .system, notifier: .fromEnvironment(), watchdogInterval: Watchdog.interval(),
+      catalog: PluginCatalog.kinds)
   }
 }

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// The whole daemon in the test's own process, on manual time: its real parts (engine host,
+// supervisor, frame composer, command responder, systemd session, command socket), fake plugin
+// kinds that record what they are given, and a clock that moves only when the test says so.
+// Supervision, backoff, cue replay, reload and the watchdog are tested here exactly, without
+// sleeping and without a timing assertion.
+
+import ConfigFormat
+import Configuration
+import HardwareKit
+import JSONKit
+import Testing
+import WorkoutCore
+
+@testable import WodclockDaemon
+
+/// Time that passes only when a test moves it. The wall clock keeps in step with the monotonic
+/// one (a test that wants an NTP step sets `wallOffset`).
+final class ManualTime: @unchecked Sendable {
+  /// An arbitrary, non-zero monotonic origin: no test relies on time zero.
+  static let origin: Int64 = 5_000 * 1_000_000_000
+  var monotonic = origin
+  /// Wall-clock seconds at `origin`: 2026-01-05 06:00:00 UTC, a Monday morning.
+  var wallOffset: Int64 = 1_767_592_800
+
+  var wall: WallClock.Instant {
+    let elapsed = monotonic - Self.origin
+    return WallClock.Instant(
+      seconds: wallOffset + elapsed / 1_000_000_000,
+      nanoseconds: Int32(elapsed % 1_000_000_000))
+  }
+
+  var clock: DaemonClock {
+    DaemonClock(monotonic: { self.monotonic }, wall: { self.wall }, bootID: { "test-boot" })
+  }
+
+  /// Seconds since `origin`.
+  var seconds: Double { Double(monotonic - Self.origin) / 1e9 }
+}
+
+/// What a test output was given and what it is told to do. Shared by the test and the plugin
+/// the daemon makes from the config (a class, so both see one record).
+final class OutputRecord: @unchecked Sendable {
+  /// How many of the next starts fail.
+  var failingStarts = 0
+  /// Whether the next render fails (once).
+  var failNextRender = false
+  /// When each start was attempted, seconds on the manual clock.
+  var startAttempts: [Double] = []
+  var stops = 0
+  /// The context of the last start.
+  var context: PluginContext?
+  /// Every frame rendered, in order.
+  var frames: [OutputFrame] = []
+  /// The cues of every frame, in order, with when the frame was rendered (seconds).
+  var cues: [(kind: CueKind, due: Double, renderedAt: Double)] = []
+}
+
+/// An output of kind `test-output` that records its frames into an ``OutputRecord``.
+final class RecordingOutput: OutputPlugin {
+  let id: String
+  let kind = "test-output"
+  private let record: OutputRecord
+  private var context: PluginContext?
+
+  init(id: String, record: OutputRecord) {
+    self.id = id
+    self.record = record
+  }
+
+  func start(_ context: PluginContext) throws {
+    self.context = context
+    record.context = context
+    record.startAttempts.append(Self.seconds(context.clock.monotonic()))
+    if record.failingStarts > 0 {
+      record.failingStarts -= 1
+      throw PluginError("the test device is not there")
+    }
+  }
+
+  func render(_ frame: OutputFrame) throws {
+    if record.failNextRender {
+      record.failNextRender = false
+      throw PluginError("the test device went away")
+    }
+    record.frames.append(frame)
+    let at = Self.seconds(frame.monotonicNow)
+    record.cues += frame.cues.map { ($0.kind, Self.seconds($0.due), at) }
+  }
+
+  func stop() { record.stops += 1 }
+
+  func driveSafe() throws -> SafeState { .nothingToSecure }
+
+  private static func seconds(_ monotonic: Int64) -> Double {
+    Double(monotonic - ManualTime.origin) / 1e9
+  }
+}
+
+extension PluginKind {
+  /// `test-output`, whose instances record into `record`.
+  static func recordingOutput(_ record: OutputRecord) -> PluginKind {
+    PluginKind(
+      schema: PluginSchema(
+        kind: "test-output", direction: .output, summary: "records its frames", settings: []),
+      factory: .output { instance in RecordingOutput(id: instance.id, record: record) })
+  }
+}
+
+/// One daemon on manual time, with its config, state and socket in a temporary directory.
+final class InProcessDaemon {
+  let time = ManualTime()
+  let directory: String
+  var configPath: String { directory + "/wodclock.yaml" }
+  private(set) var log: [String] = []
+  private let notifications: DatagramSocket
+  private(set) var notified: [String] = []
+  private(set) var daemon: Daemon!
+  private let logger = Logger(minimumLevel: .debug)
+
+  init(config: String, kinds: [PluginKind], watchdogInterval: Int64? = nil) throws {
+    directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-inprocess-")
+    notifications = try DatagramSocket(boundTo: directory + "/notify.sock")
+    try FileSystem.writeFileAtomically(configPath, text: config)
+    let catalog = PluginCatalog.kinds + kinds
+    guard
+      case .success(let loaded) = ConfigurationFile.load(
+        path: configPath, plugins: catalog.map(\.schema))
+    else { throw HarnessError("the test config does not load") }
+    logger.sink = { [unowned self] _, line in log.append(line) }
+    var options = DaemonOptions()
+    options.configPath = configPath
+    options.socketPath = directory + "/wodclockd.sock"
+    options.stateDirectory = directory + "/state"
+    daemon = try Daemon(
+      options: options, configuration: loaded.configuration, logger: logger,
+      environment: DaemonEnvironment(
+        clock: time.clock, notifier: SystemdNotifier(socketPath: notifications.path),
+        watchdogInterval: watchdogInterval, catalog: catalog))
+  }
+
+  deinit {
+    daemon.shutDown()
+    notifications.close()
+    removeTree(directory)
+  }
+
+  func start() {
+    daemon.start()
+    drainNotifications()
+  }
+
+  /// Lets `seconds` pass, taking every turn of the loop on the way at the instant it asked to
+  /// be woken at, as a loop that is never late would.
+  func run(for seconds: Double) {
+    let target = time.monotonic + Int64((seconds * 1e9).rounded())
+    var turns = 0
+    while turns < 1_000_000 {
+      let next = daemon.nextWakeUp(after: time.monotonic)
+      guard next <= target else { break }
+      time.monotonic = max(time.monotonic, next)
+      daemon.turn()
+      drainNotifications()
+      turns += 1
+    }
+    time.monotonic = target
+    daemon.turn()
+    drainNotifications()
+  }
+
+  /// The process is stopped for `seconds` (SIGSTOP, a suspended machine): time passes and the
+  /// loop takes no turn.
+  func stall(for seconds: Double) {
+    time.monotonic += Int64((seconds * 1e9).rounded())
+  }
+
+  /// The reply to a request line of the command protocol, as the socket would answer it.
+  func request(_ line: String) throws -> JSONValue {
+    guard case .success(let request) = CommandProtocol.parse(Array(line.utf8)) else {
+      throw HarnessError("not a request: \(line)")
+    }
+    defer { drainNotifications() }
+    return daemon.respond(to: request).reply
+  }
+
+  /// The status object, as `status` answers it.
+  func status() throws -> JSONObject {
+    try request(#"{"cmd": "status"}"#)["status"]?.objectValue ?? JSONObject()
+  }
+
+  func writeConfig(_ text: String) throws {
+    try FileSystem.writeFileAtomically(configPath, text: text)
+  }
+
+  func signal(_ signal: Signal) {
+    daemon.handle(signal)
+    drainNotifications()
+  }
+
+  /// Log lines that contain `text`.
+  func logLines(containing text: String) -> [String] { log.filter { $0.contains(text) } }
+
+  private func drainNotifications() {
+    while let datagram = try? notifications.receive() {
+      notified.append(String(decoding: datagram, as: UTF8.self))
+    }
+  }
+}
