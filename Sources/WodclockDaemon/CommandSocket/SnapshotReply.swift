@@ -15,14 +15,14 @@ enum SnapshotReply {
     to request: SnapshotRequest, id: JSONValue?, outputs: [any OutputPlugin],
     preview: (SnapshotRequest.Size) -> Framebuffer
   ) -> JSONValue {
-    let matrices = outputs.compactMap { $0 as? MatrixOutput }
+    let matrices = outputs.compactMap { $0 as? any PictureShowing }
     var members: [(String, JSONValue)]
     let picture: Framebuffer
     if request.previewSize != nil || (matrices.isEmpty && request.output == nil) {
       picture = preview(request.previewSize ?? defaultPreviewSize)
       members = [("output", .null), ("preview", .bool(true))]
     } else {
-      let chosen: MatrixOutput
+      let chosen: any PictureShowing
       if let wanted = request.output {
         guard let match = matrices.first(where: { $0.id == wanted }) else {
           return CommandProtocol.failure(
@@ -64,7 +64,7 @@ enum SnapshotReply {
 
   /// Why `wanted` is not a matrix output, and which ones are.
   private static func unknownOutput(
-    _ wanted: String, outputs: [any OutputPlugin], matrices: [MatrixOutput]
+    _ wanted: String, outputs: [any OutputPlugin], matrices: [any PictureShowing]
   ) -> CommandFailure {
     let list =
       matrices.isEmpty
