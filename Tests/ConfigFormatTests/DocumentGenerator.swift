@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import ConfigFormat
+import WodclockTestSupport
 
 /// A tree the generator means to write, to check what the parser reads back.
 indirect enum GeneratedNode {

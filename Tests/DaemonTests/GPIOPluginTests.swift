@@ -9,6 +9,7 @@ import DisplayKit
 import HardwareKit
 import Testing
 import WodclockDaemon
+import WodclockTestSupport
 import WorkoutCore
 
 /// The tests' clock: the fake chip stamps output changes with it.
@@ -16,7 +17,13 @@ final class FakeClock {
   var now: Int64 = 1_000_000_000
 }
 
-private func ms(_ value: Int64) -> Int64 { value * 1_000_000 }
+extension GPIOChipSource {
+  /// In-memory `chips`, found by path, name, label or number as the kernel's are.
+  fileprivate static func fake(_ chips: [FakeGPIOChip]) -> GPIOChipSource {
+    let fakes = FakeGPIOChips(chips)
+    return GPIOChipSource(open: fakes.open, chipNames: fakes.names)
+  }
+}
 
 /// A configuration with `entries` under `inputs:` or `outputs:` and one short interval preset.
 private func configuration(inputs: String = "[]", outputs: String = "[]") throws

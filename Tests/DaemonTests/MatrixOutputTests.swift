@@ -13,6 +13,7 @@ import HardwareKit
 import JSONKit
 import MatrixKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon

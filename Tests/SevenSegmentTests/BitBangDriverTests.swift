@@ -7,6 +7,7 @@ import SegmentDecoders
 import SegmentDrivers
 import SevenSegment
 import Testing
+import WodclockTestSupport
 
 /// A frame of characters with a colon after `colonAfter`.
 private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100) throws
@@ -201,35 +202,17 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
 
   @Test func pwmOnOutputEnableDimsWithTheComplementOfTheBrightness() throws {
     // A sysfs-like tree with pwm0 already exported (Documentation/ABI/testing/sysfs-class-pwm).
-    let root = try FileSystem.makeTemporaryDirectory(in: "/tmp", prefix: "segment-pwm-")
-    let channel = root + "/pwmchip0/pwm0"
-    defer {
-      for name in ["period", "duty_cycle", "polarity", "enable"] {
-        _ = try? FileSystem.removeFile(channel + "/" + name)
-      }
-      try? FileSystem.removeDirectory(channel)
-      for name in ["export", "unexport"] {
-        _ = try? FileSystem.removeFile(root + "/pwmchip0/" + name)
-      }
-      try? FileSystem.removeDirectory(root + "/pwmchip0")
-      try? FileSystem.removeDirectory(root)
-    }
-    try FileSystem.makeDirectories(channel)
-    for name in ["export", "unexport"] {
-      try FileSystem.writeFileAtomically(root + "/pwmchip0/" + name, text: "")
-    }
-    for (name, value) in [
-      ("period", "0"), ("duty_cycle", "0"), ("polarity", "normal"), ("enable", "0"),
-    ] {
-      try FileSystem.writeFileAtomically(channel + "/" + name, text: value + "\n")
-    }
+    let tree = try FakePWMTree()
+    defer { tree.remove() }
+    try tree.addChannel(0)
     var writes: [String] = []
     let time = FakeTime()
     let chip = fakeChip(time)
     let display = ShiftRegisterDriver(
       chip: chip, data: .offset(data), clock: .offset(clock), latch: .offset(latch),
       outputEnable: nil,
-      pwm: PWMChannel(chip: 0, channel: 0, root: root, trace: { writes.append("\($0)=\($1)") }),
+      pwm: PWMChannel(
+        chip: 0, channel: 0, root: tree.root, trace: { writes.append("\($0)=\($1)") }),
       pwmPeriodNanoseconds: 1_000_000, digits: 4, map: .sparkFunLargeDigit, consumer: "test",
       delay: time.wait)
     try display.start()
@@ -241,7 +224,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
     try display.show(try frame("1235", brightness: 100))
     try display.show(try frame("1235", brightness: 30))
     #expect(writes == ["pwm0/duty_cycle=0", "pwm0/duty_cycle=700000"])
-    #expect(try FileSystem.readTextFile(channel + "/duty_cycle") == "700000\n")
+    #expect(try tree.read("pwm0/duty_cycle") == "700000\n")
     try display.show(try frame("1235", brightness: 0))
     #expect(writes.last == "pwm0/duty_cycle=1000000")
     writes = []
