@@ -22,7 +22,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   let clk = 23
   let dio = 24
 
-  private func driver(_ chip: FakeGPIOChip, _ time: FakeTime, digits: Int = 4) -> TM1637Driver {
+  private func driver(_ chip: FakeGPIOChip, _ time: ManualClock, digits: Int = 4) -> TM1637Driver {
     TM1637Driver(
       chip: chip, clock: .offset(clk), data: .offset(dio), digits: digits,
       halfPeriodNanoseconds: 20_000, consumer: "test", delay: time.wait)
@@ -35,7 +35,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func fourDigitsWithTheColonOnTheSecondDigitsBit7() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -54,7 +54,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func onlyChangedDigitsAreSentAndNothingWhenNothingChanged() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -75,7 +75,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func sixDigitModulesWriteTheirGridsOutOfOrder() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time, digits: 6)
     try display.start()
@@ -88,7 +88,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func shutDownBlanksAndTurnsOffThenReleasesTheLines() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -101,7 +101,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func aFullRefreshCostsWhatTheCommentSays() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time, digits: 6)
     try display.start()
@@ -124,7 +124,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
     return decoder
   }
 
-  private func driver(_ chip: FakeGPIOChip, _ time: FakeTime) -> MAX7219Driver {
+  private func driver(_ chip: FakeGPIOChip, _ time: ManualClock) -> MAX7219Driver {
     MAX7219Driver(chips: 2, digitsPerChip: 4, rightToLeft: true) {
       try BitBangFrameTransport(
         chip: chip, data: .offset(din), clock: .offset(clk), load: .offset(load),
@@ -133,7 +133,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func aChainOfTwoInNoDecodeMode() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -157,7 +157,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func changesShareFramesAndNoOpsFillTheRest() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -191,7 +191,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   private func driver(
-    _ chip: FakeGPIOChip, _ time: FakeTime, nearestIsLeftmost: Bool = true, invert: Bool = false
+    _ chip: FakeGPIOChip, _ time: ManualClock, nearestIsLeftmost: Bool = true, invert: Bool = false
   ) -> ShiftRegisterDriver {
     ShiftRegisterDriver(
       chip: chip, data: .offset(data), clock: .offset(clock), latch: .offset(latch),
@@ -206,7 +206,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
     defer { tree.remove() }
     try tree.addChannel(0)
     var writes: [String] = []
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = ShiftRegisterDriver(
       chip: chip, data: .offset(data), clock: .offset(clock), latch: .offset(latch),
@@ -233,7 +233,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func sparkFunBoardsChainedLeftToRight() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -253,7 +253,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func rightToLeftChainsAndInvertedOutputs() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time, nearestIsLeftmost: false, invert: true)
     try display.start()

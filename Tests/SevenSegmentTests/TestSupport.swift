@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Helpers: manual time for the fake GPIO chip, and a reader that turns segments back into
+// Helpers: the fake GPIO chip on manual time, and a reader that turns segments back into
 // characters from the datasheets' digit tables (snapshots come from the test support's
 // `Workout`, the real engine on manual time).
 
@@ -9,19 +9,10 @@ import SevenSegment
 import WodclockTestSupport
 import WorkoutCore
 
-/// Manual time: every GPIO call takes 1 ns and every driver wait advances it, so recorded
-/// instants are strictly ordered and half periods can be measured.
-final class FakeTime {
-  var now: Int64 = 1_000_000
-  func tick() -> Int64 {
-    now += 1
-    return now
-  }
-  func wait(_ nanoseconds: Int64) { now += nanoseconds }
-}
-
-/// A Raspberry Pi header chip whose clock is `time`.
-func fakeChip(_ time: FakeTime) -> FakeGPIOChip {
+/// A Raspberry Pi header chip whose clock is `time`: every GPIO call takes 1 ns and every
+/// driver wait (`time.wait`) advances it, so recorded instants are strictly ordered and half
+/// periods can be measured.
+func fakeChip(_ time: ManualClock) -> FakeGPIOChip {
   FakeGPIOChip.raspberryPi(clock: { time.tick() })
 }
 

@@ -43,3 +43,25 @@ public struct Workout {
     return engine.snapshot(at: at(seconds))
   }
 }
+
+/// A clock a test moves by hand, in nanoseconds: what the fake GPIO chip and the plugins under
+/// test are given as their clock.
+public final class ManualClock {
+  /// The instant now; a test sets it or moves it on.
+  public var now: Int64
+
+  /// A clock at `now` (one second: not zero, so no test relies on time zero).
+  public init(now: Int64 = 1_000_000_000) {
+    self.now = now
+  }
+
+  /// Moves on by a nanosecond and returns the new instant: as a chip's clock, every GPIO call
+  /// then takes 1 ns, so recorded instants are strictly ordered.
+  public func tick() -> Int64 {
+    now += 1
+    return now
+  }
+
+  /// Moves on by `nanoseconds`: a driver's delay, so that half periods can be measured.
+  public func wait(_ nanoseconds: Int64) { now += nanoseconds }
+}

@@ -6,11 +6,6 @@ import HardwareKit
 import Testing
 import WodclockTestSupport
 
-/// A settable clock for the fake chip.
-private final class TestClock {
-  var now: Int64 = 1_000
-}
-
 @Suite struct FakeGPIOChipTests {
   @Test func raspberryPiLayout() throws {
     let chip = FakeGPIOChip.raspberryPi()
@@ -97,7 +92,7 @@ private final class TestClock {
   }
 
   @Test func outputHistoryUsesTheClock() throws {
-    let clock = TestClock()
+    let clock = ManualClock(now: 1_000)
     let chip = FakeGPIOChip(lineNames: [5: "horn"], clock: { clock.now })
     let horn = try chip.requestOutput("horn", consumer: "horn")
     clock.now = 2_000
