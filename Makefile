@@ -71,8 +71,12 @@ test: deps
 hil: deps
 	SWIFT=$(SWIFT) Tests/hil/run.sh
 
+# Formatting, and the layering rules (README, Development): pure modules import only the
+# standard library and each other, plugins reach the OS only through HardwareKit, and nothing
+# of the product uses the test support.
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	python3 Tests/scripts/check-layers.py
 
 format:
 	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests

@@ -84,24 +84,41 @@ let package = Package(
     .executableTarget(
       name: "wodclock-segment-check",
       dependencies: ["SevenSegment", "SegmentDrivers", "HardwareKit", "SegmentDecoders"]),
+    // A developer tool, not part of the product: it may use the tests' fakes.
     .executableTarget(
       name: "wodclock-bench",
       dependencies: [
         "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "JSONKit", "WodclockDaemon",
-        "DisplayKit", "MatrixKit",
+        "DisplayKit", "MatrixKit", "WodclockTestSupport",
       ]),
 
-    .testTarget(name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit"]),
+    // What the tests share: the fake GPIO chips, key devices and PWM tree, the seeded random
+    // generator, scratch directories, running programs, manual time. Never a dependency of
+    // wodclockd, wodclockctl or their modules (`make lint` checks).
+    .target(
+      name: "WodclockTestSupport", dependencies: ["HardwareKit", "WorkoutCore"],
+      path: "Tests/WodclockTestSupport"),
     .testTarget(
-      name: "ConfigFormatTests", dependencies: ["ConfigFormat"],
+      name: "WodclockTestSupportTests", dependencies: ["WodclockTestSupport", "HardwareKit"]),
+
+    .testTarget(
+      name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit", "WodclockTestSupport"]),
+    .testTarget(
+      name: "ConfigFormatTests",
+      dependencies: ["ConfigFormat", "HardwareKit", "WodclockTestSupport"],
       exclude: ["Fixtures", "yaml_compose_compare.py"]),
-    .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+    .testTarget(
+      name: "JSONKitTests", dependencies: ["JSONKit", "HardwareKit", "WodclockTestSupport"]),
     .testTarget(
       name: "ConfigurationTests",
-      dependencies: ["Configuration", "ConfigFormat", "WorkoutCore", "DisplayKit"],
+      dependencies: [
+        "Configuration", "ConfigFormat", "WorkoutCore", "DisplayKit", "HardwareKit",
+        "WodclockTestSupport",
+      ],
       exclude: ["Fixtures"]),
-    .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit"]),
-    .testTarget(name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore"]),
+    .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit", "WodclockTestSupport"]),
+    .testTarget(
+      name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore", "WodclockTestSupport"]),
     // Protocol decoders written from the datasheets, independent of the drivers' encoders:
     // shared by the unit tests and the hardware-in-the-loop check.
     .target(name: "SegmentDecoders", path: "Tests/SegmentDecoders"),
@@ -109,23 +126,27 @@ let package = Package(
       name: "SevenSegmentTests",
       dependencies: [
         "SevenSegment", "SegmentDrivers", "SegmentDecoders", "HardwareKit", "DisplayKit",
-        "WorkoutCore",
+        "WorkoutCore", "WodclockTestSupport",
       ]),
     // A PNG reader written from the specifications, to check the pictures MatrixKit and
     // wodclockctl write; shared by the matrix and daemon tests.
     .target(name: "PNGDecoding", path: "Tests/PNGDecoding"),
     .testTarget(
       name: "MatrixKitTests",
-      dependencies: ["MatrixKit", "PNGEncoding", "DisplayKit", "WorkoutCore", "PNGDecoding"],
+      dependencies: [
+        "MatrixKit", "PNGEncoding", "DisplayKit", "WorkoutCore", "PNGDecoding", "HardwareKit",
+        "WodclockTestSupport",
+      ],
       exclude: ["Golden", "Fixtures"]),
-    .testTarget(name: "ButtonKitTests", dependencies: ["ButtonKit"]),
-    .testTarget(name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore"]),
+    .testTarget(name: "ButtonKitTests", dependencies: ["ButtonKit", "WodclockTestSupport"]),
+    .testTarget(
+      name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore", "WodclockTestSupport"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
         "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration",
         "ConfigFormat",
-        "DisplayKit", "MatrixKit", "PNGDecoding",
+        "DisplayKit", "MatrixKit", "PNGDecoding", "WodclockTestSupport",
       ]),
   ]
 )

@@ -40,6 +40,8 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   public static var interrupted: Errno { Errno(rawValue: EINTR) }
   /// The device is gone (unplugged). The C error is `ENODEV`.
   public static var noSuchDevice: Errno { Errno(rawValue: ENODEV) }
+  /// No such device or address: the device behind the file is gone. The C error is `ENXIO`.
+  public static var noSuchDeviceOrAddress: Errno { Errno(rawValue: ENXIO) }
   /// No such file or directory. The C error is `ENOENT`.
   public static var noSuchFile: Errno { Errno(rawValue: ENOENT) }
   /// The device or resource is busy. The C error is `EBUSY`.

@@ -232,6 +232,17 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     if updated != flags { try check("fcntl") { clinux_set_descriptor_flags(rawValue, updated) } }
   }
 
+  /// Whether the descriptor reports a hang-up or an error right now, without waiting: `poll`
+  /// sets `POLLHUP`, `POLLERR` or `POLLNVAL` for it (poll(2)): a serial adapter that was
+  /// unplugged, a pipe whose other end is closed, a number that is not open.
+  ///
+  /// The corresponding C function is `poll` with a zero timeout.
+  public func isHungUp() -> Bool {
+    var entry = pollfd(fd: rawValue, events: Int16(POLLIN | POLLOUT), revents: 0)
+    return Glibc.poll(&entry, 1, 0) > 0
+      && Int32(entry.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0
+  }
+
   /// Flushes the file's data and metadata to the storage device.
   ///
   /// The corresponding C function is `fsync`.

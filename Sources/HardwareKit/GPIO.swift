@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The GPIO interface the rest of wodclock sees: chips, input and output requests, edge events.
 //
-// Two implementations conform: the Linux one over libgpiod (`GPIOChips.open`, either libgpiod
-// API, see CGPIOShim) and `FakeGPIOChip` for tests. Nothing outside HardwareKit knows which
-// libgpiod the build uses.
+// The Linux implementation is the one over libgpiod (`GPIOChips.open`, either libgpiod API, see
+// CGPIOShim); the tests' in-memory chip lives in the test support and makes the same checks
+// (`GPIOLimits`) with the same error texts. Nothing outside HardwareKit knows which libgpiod the
+// build uses.
 
 /// A line of a chip, by offset or by name.
 ///

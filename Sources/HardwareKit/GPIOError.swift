@@ -85,7 +85,7 @@ extension GPIOError {
   }
 
   /// `gpiochip0 has 8 lines; no line 17`.
-  static func noSuchOffset(_ offset: Int, chip: GPIOChipInfo) -> GPIOError {
+  public static func noSuchOffset(_ offset: Int, chip: GPIOChipInfo) -> GPIOError {
     GPIOError(
       .noSuchLine, "\(chip.name) has \(lineCount(chip)); no line \(offset)",
       hint: chip.lineCount > 0 ? "offsets run from 0 to \(chip.lineCount - 1)" : nil)
@@ -93,7 +93,7 @@ extension GPIOError {
 
   /// `gpiochip0 has 54 lines; no line named GPIO99` with a hint listing a few names.
   /// - Parameter names: the names of the chip's lines, in offset order (`nil` for unnamed).
-  static func noSuchName(_ name: String, chip: GPIOChipInfo, names: [String?]) -> GPIOError {
+  public static func noSuchName(_ name: String, chip: GPIOChipInfo, names: [String?]) -> GPIOError {
     let message = "\(chip.name) has \(lineCount(chip)); no line named \(name)"
     let named = names.compactMap { $0 }.filter { !$0.isEmpty }
     if named.isEmpty {
@@ -113,7 +113,7 @@ extension GPIOError {
   }
 
   /// `line 17 of gpiochip0 is used by 'other-program'`.
-  static func lineBusy(_ offset: Int, chip: String, consumer: String?) -> GPIOError {
+  public static func lineBusy(_ offset: Int, chip: String, consumer: String?) -> GPIOError {
     let message =
       if let consumer, !consumer.isEmpty {
         "line \(offset) of \(chip) is used by '\(consumer)'"
@@ -165,15 +165,15 @@ extension GPIOError {
   }
 }
 
-/// Limits shared by every GPIO implementation.
-enum GPIOLimits {
+/// Limits shared by every GPIO implementation (the Linux one and the tests' in-memory chip).
+public enum GPIOLimits {
   /// The most lines in one request: the kernel's `GPIO_V2_LINES_MAX` and v1's
   /// `GPIOD_LINE_BULK_MAX_LINES` (libgpiod.md §2, §5).
-  static let maximumLines = 64
+  public static let maximumLines = 64
 
   /// The checks every `requestInputs`/`requestOutputs` makes before asking the kernel:
   /// offsets resolved, each listed once, at most `maximumLines`.
-  static func resolve(
+  public static func resolve(
     _ lines: [GPIOLine], on chip: some GPIOChip
   ) throws(GPIOError) -> [Int] {
     if lines.count > maximumLines { throw .tooManyLines(lines.count, chip: chip.info.name) }

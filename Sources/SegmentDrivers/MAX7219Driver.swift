@@ -43,15 +43,7 @@ public final class BitBangFrameTransport: FrameTransport {
 
   public func send(_ bytes: [UInt8]) throws {
     try lines.set(2, false)
-    for byte in bytes {
-      for bit in (0..<8).reversed() {
-        try lines.set(0, byte & (1 << UInt8(bit)) != 0)
-        lines.wait(halfPeriod)
-        try lines.set(1, true)
-        lines.wait(halfPeriod)
-        try lines.set(1, false)
-      }
-    }
+    try lines.shiftOutMSBFirst(bytes, data: 0, clock: 1, halfPeriod: halfPeriod)
     // LOAD rises after the last rising clock edge: the chips latch (datasheet Figure 1).
     lines.wait(halfPeriod)
     try lines.set(2, true)

@@ -79,6 +79,24 @@ public final class BitBangLines {
   /// Waits `nanoseconds` before the next edge.
   public func wait(_ nanoseconds: Int64) { delay(nanoseconds) }
 
+  /// Shifts `bytes` out MSB first, as SPI mode 0 does and as the MAX7219 and the 595 family
+  /// take them: the line at `data` is set while the line at `clock` is low, and each bit is
+  /// taken on the clock's rising edge, `halfPeriod` nanoseconds after the data and before the
+  /// fall. Ends with the clock low; latching is the caller's, as each chip latches its own way.
+  public func shiftOutMSBFirst(
+    _ bytes: [UInt8], data: Int, clock: Int, halfPeriod: Int64
+  ) throws(GPIOError) {
+    for byte in bytes {
+      for bit in (0..<8).reversed() {
+        try set(data, byte & (1 << UInt8(bit)) != 0)
+        wait(halfPeriod)
+        try set(clock, true)
+        wait(halfPeriod)
+        try set(clock, false)
+      }
+    }
+  }
+
   /// Gives the lines back.
   public func release() { request.release() }
 }

@@ -129,15 +129,7 @@ public final class ShiftRegisterDriver: SegmentDriver {
   /// `bytes` are left to right; the farthest register's byte is shifted first.
   private func shift(_ bytes: [UInt8], on lines: BitBangLines) throws(GPIOError) {
     let order = nearestIsLeftmost ? Array(bytes.reversed()) : bytes
-    for byte in order {
-      for bit in (0..<8).reversed() {
-        try lines.set(0, byte & (1 << UInt8(bit)) != 0)
-        lines.wait(halfPeriod)
-        try lines.set(1, true)
-        lines.wait(halfPeriod)
-        try lines.set(1, false)
-      }
-    }
+    try lines.shiftOutMSBFirst(order, data: 0, clock: 1, halfPeriod: halfPeriod)
     lines.wait(halfPeriod)
     try lines.set(2, true)
     lines.wait(halfPeriod)

@@ -5,6 +5,7 @@
 import Glibc
 import HardwareKit
 import JSONKit
+import WodclockTestSupport
 
 final class DaemonUnderTest {
   let process: Subprocess

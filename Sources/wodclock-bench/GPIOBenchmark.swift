@@ -4,14 +4,15 @@
 //
 // Both run the plugins as the daemon does: one thread, an epoll loop, a timerfd armed at the
 // plugins' `nextWakeUp`, the button's request descriptor watched for readability. The chip is
-// `FakeGPIOChip` on the real monotonic clock, so a line write is stamped when it happens; the
-// kernel's own GPIO path (an ioctl per edge) is not in these figures.
+// the tests' `FakeGPIOChip` on the real monotonic clock, so a line write is stamped when it
+// happens; the kernel's own GPIO path (an ioctl per edge) is not in these figures.
 
 import ConfigFormat
 import Configuration
 import DisplayKit
 import HardwareKit
 import WodclockDaemon
+import WodclockTestSupport
 import WorkoutCore
 
 enum GPIOBenchmark {
@@ -39,6 +40,12 @@ enum GPIOBenchmark {
     return kind == "inputs" ? configuration.inputs[0] : configuration.outputs[0]
   }
 
+  /// `chip` as the plugins' only chip, opened by spec as the kernel's would be.
+  static func chipSource(_ chip: FakeGPIOChip) -> GPIOChipSource {
+    let chips = FakeGPIOChips([chip])
+    return GPIOChipSource(open: chips.open, chipNames: chips.names)
+  }
+
   static func context() -> PluginContext {
     let logger = Logger(minimumLevel: .error)
     return PluginContext(id: "bench", logger: logger, speed: 1, claimTerminal: { _ in })
@@ -62,7 +69,7 @@ enum GPIOBenchmark {
       instance: try instance(
         "outputs",
         "{type: gpio-buzzer, line: GPIO18, patterns: {round_start: [10ms, 10ms, 10ms, 10ms, 10ms]}}"
-      ), source: .fake([chip]))
+      ), source: chipSource(chip))
     try buzzer.start(context())
     defer { buzzer.stop() }
     let snapshot = try WorkoutEngine(
@@ -134,7 +141,7 @@ enum GPIOBenchmark {
     let input = GPIOButtonInput(
       instance: try instance(
         "inputs", "{type: gpio-button, buttons: [{line: GPIO17, control: start, debounce: 30ms}]}"
-      ), source: .fake([chip]))
+      ), source: chipSource(chip))
     try input.start(context())
     defer { input.stop() }
     let poller = try EventPoller()

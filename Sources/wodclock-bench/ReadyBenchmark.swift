@@ -3,6 +3,7 @@
 // systemd considers the service started.
 
 import HardwareKit
+import WodclockTestSupport
 
 enum ReadyBenchmark {
   static let runs = 20
@@ -72,7 +73,7 @@ enum ReadyBenchmark {
     """
 
   static func run(_ options: BenchmarkOptions) throws {
-    let scratch = try ScratchDirectory()
+    let scratch = try ScratchDirectory(prefix: "wodclock-bench-")
     defer { scratch.remove() }
     var milliseconds: [Double] = []
     for index in 0..<runs {

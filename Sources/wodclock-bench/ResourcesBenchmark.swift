@@ -3,12 +3,13 @@
 
 import HardwareKit
 import JSONKit
+import WodclockTestSupport
 
 enum ResourcesBenchmark {
   static func run(_ options: BenchmarkOptions) throws {
     let seconds = options.window(default: 60)
     try Interruption.check()
-    let scratch = try ScratchDirectory()
+    let scratch = try ScratchDirectory(prefix: "wodclock-bench-")
     defer { scratch.remove() }
     let configuration = """
       # wodclock-bench resources: a 20-minute AMRAP at real speed, logged.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// What the daemon benchmarks share: errors, Ctrl-C handling, scratch directories, percentiles.
+// What the daemon benchmarks share: errors, Ctrl-C handling, percentiles (scratch directories
+// are the tests' `ScratchDirectory`).
 
 import Glibc
 import HardwareKit
@@ -50,34 +51,6 @@ enum Interruption {
       if remaining <= 0 { return }
       _ = poll(nil, 0, Int32(min((remaining + 999_999) / 1_000_000, 200)))
     }
-  }
-}
-
-/// A private temporary directory that is removed with everything in it.
-final class ScratchDirectory {
-  let path: String
-
-  init() throws {
-    path = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-bench-")
-  }
-
-  func file(_ name: String) -> String { "\(path)/\(name)" }
-
-  /// Removes the directory and its contents (the daemon's socket, state and history files).
-  func remove() {
-    Self.removeTree(path)
-  }
-
-  private static func removeTree(_ path: String) {
-    for name in (try? FileSystem.directoryEntries(path)) ?? [] {
-      let entry = "\(path)/\(name)"
-      if (try? FileSystem.attributes(entry))?.kind == .directory {
-        removeTree(entry)
-      } else {
-        _ = try? FileSystem.removeFile(entry)
-      }
-    }
-    try? FileSystem.removeDirectory(path)
   }
 }
 

@@ -4,6 +4,7 @@
 
 import HardwareKit
 import JSONKit
+import WodclockTestSupport
 
 enum WakeupBenchmark {
   /// At a hundred times speed the engine's one-second deadlines come every 10 ms: 6,000
@@ -80,7 +81,7 @@ enum WakeupBenchmark {
     floor: Percentiles, daemon: Percentiles
   )? {
     try Interruption.check()
-    let scratch = try ScratchDirectory()
+    let scratch = try ScratchDirectory(prefix: "wodclock-bench-")
     defer { scratch.remove() }
     let load = try BusyLoad(count: busyProcesses)
     defer { load.stop() }

@@ -3,6 +3,7 @@
 
 import ButtonKit
 import Testing
+import WodclockTestSupport
 
 @Suite struct DebouncerTests {
   @Test func aBouncyPressSettlesOnceDatedToItsFirstEdge() {

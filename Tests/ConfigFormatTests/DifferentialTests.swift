@@ -2,7 +2,9 @@
 
 import ConfigFormat
 import Glibc
+import HardwareKit
 import Testing
+import WodclockTestSupport
 
 /// Every document the parser accepts must mean the same to PyYAML (Debian's python3-yaml), the
 /// reference YAML implementation at hand. The comparison uses PyYAML's composed node graph, not
@@ -10,15 +12,18 @@ import Testing
 @Suite("Differential tests against PyYAML")
 struct DifferentialTests {
   static let python = "/usr/bin/python3"
-  static let script = testSourcesDirectory() + "/yaml_compose_compare.py"
-  static let fixtures = testSourcesDirectory() + "/Fixtures"
+  static let script = sourceDirectory() + "/yaml_compose_compare.py"
+  static let fixtures = sourceDirectory() + "/Fixtures"
 
   @Test("valid fixtures parse to the same trees as PyYAML's")
   func validFixturesMatchPyYAML() throws {
-    let names = try directoryEntries(Self.fixtures + "/valid", suffix: ".yaml")
+    let names = try fileNames(in: Self.fixtures + "/valid", endingWith: ".yaml")
     #expect(names.count >= 25)
     let documents = try names.map { name in
-      (name: String(name.dropLast(5)), text: try readFile(Self.fixtures + "/valid/" + name))
+      (
+        name: String(name.dropLast(5)),
+        text: try FileSystem.readTextFile(Self.fixtures + "/valid/" + name)
+      )
     }
     try compareWithPyYAML(documents)
   }
@@ -39,10 +44,10 @@ struct DifferentialTests {
 
   @Test("documents rejected on purpose are rejected with the named diagnostic")
   func rejectedFixturesAreRejectedByName() throws {
-    let names = try directoryEntries(Self.fixtures + "/rejected", suffix: ".yaml")
+    let names = try fileNames(in: Self.fixtures + "/rejected", endingWith: ".yaml")
     #expect(names.count >= 15)
     for name in names {
-      let text = try readFile(Self.fixtures + "/rejected/" + name)
+      let text = try FileSystem.readTextFile(Self.fixtures + "/rejected/" + name)
       // The first line says what to expect: "# expect: LINE:COLUMN: message".
       let firstLine = text.split(separator: "\n", maxSplits: 1).first ?? ""
       guard firstLine.hasPrefix("# expect: ") else {
@@ -62,13 +67,13 @@ func compareWithPyYAML(
   _ documents: [(name: String, text: String)],
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws {
-  let directory = try makeTemporaryDirectory(prefix: "configformat-differential")
-  defer { removeDirectory(directory) }
+  let scratch = try ScratchDirectory(prefix: "configformat-differential-")
+  defer { scratch.remove() }
   for (name, text) in documents {
     switch parse(text) {
     case .success(let document):
-      try writeFile("\(directory)/\(name).yaml", text)
-      try writeFile("\(directory)/\(name).json", canonicalJSON(document.root))
+      try writeFile(scratch.file("\(name).yaml"), text: text)
+      try writeFile(scratch.file("\(name).json"), text: canonicalJSON(document.root))
     case .failure(let diagnostics):
       let rendered = DiagnosticRenderer(file: testFile, source: text).render(diagnostics)
       Issue.record(
@@ -81,10 +86,10 @@ func compareWithPyYAML(
       sourceLocation: sourceLocation)
     return
   }
-  let (status, output) = try runProcess(
-    DifferentialTests.python, [DifferentialTests.script, directory], outputDirectory: directory)
+  let (status, output, error) = try run(
+    DifferentialTests.python, [DifferentialTests.script, scratch.path])
   #expect(
-    status == 0, "comparison with PyYAML failed (exit status \(status)):\n\(output)",
+    status == 0, "comparison with PyYAML failed (exit status \(status)):\n\(output)\(error)",
     sourceLocation: sourceLocation)
   #expect(output.contains("compared \(documents.count) documents"), sourceLocation: sourceLocation)
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import ConfigFormat
+import WodclockTestSupport
 
 /// A tree the generator means to write, to check what the parser reads back.
 indirect enum GeneratedNode {
@@ -170,7 +171,7 @@ struct DocumentGenerator {
   private mutating func singleQuotedText() -> String {
     let count = Int.random(in: 0...5, using: &random)
     return (0..<count).map { _ in pick(Self.singlePieces) }.joined()
-      .replacingOccurrences("''", with: "'")
+      .replacing("''", with: "'")
   }
 
   private static let doublePieces: [(source: String, decoded: String)] = [
@@ -215,7 +216,7 @@ struct DocumentGenerator {
     guard case .scalar(let text, let style) = node else { return flow(node) }
     switch style {
     case .plain: return text
-    case .singleQuoted: return "'" + text.replacingOccurrences("'", with: "''") + "'"
+    case .singleQuoted: return "'" + text.replacing("'", with: "''") + "'"
     case .doubleQuoted: return "\"" + escapeDouble(text) + "\""
     }
   }
@@ -356,7 +357,7 @@ struct DocumentGenerator {
     let pieces = text.split(separator: " ", omittingEmptySubsequences: false).map { piece in
       style == .doubleQuoted
         ? escapeDouble(String(piece), escapesSpaces: false)
-        : String(piece).replacingOccurrences("'", with: "''")
+        : String(piece).replacing("'", with: "''")
     }
     var output = ""
     for (index, piece) in pieces.enumerated() {
@@ -368,19 +369,5 @@ struct DocumentGenerator {
       output += piece
     }
     return quote + output + quote
-  }
-}
-
-extension String {
-  /// Replaces every occurrence of `target` (the standard library has no such method).
-  func replacingOccurrences(_ target: String, with replacement: String) -> String {
-    guard !target.isEmpty else { return self }
-    var output = ""
-    var rest = self[...]
-    while let range = rest.firstRange(of: target) {
-      output += rest[..<range.lowerBound] + replacement
-      rest = rest[range.upperBound...]
-    }
-    return output + rest
   }
 }

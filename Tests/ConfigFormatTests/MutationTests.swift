@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 import ConfigFormat
+import HardwareKit
 import Testing
+import WodclockTestSupport
 
 /// Random edits of valid documents must never crash or hang the parser, and every diagnostic
 /// must point inside the text it was given.
@@ -17,8 +19,8 @@ struct MutationTests {
   func mutatedDocuments() throws {
     var accepted: [(name: String, text: String)] = []
     let directory = DifferentialTests.fixtures + "/valid"
-    var corpus = try directoryEntries(directory, suffix: ".yaml").map {
-      try readFile(directory + "/" + $0)
+    var corpus = try fileNames(in: directory, endingWith: ".yaml").map {
+      try FileSystem.readTextFile(directory + "/" + $0)
     }
     var generator = DocumentGenerator(seed: 42)
     for _ in 0..<20 { corpus.append(generator.document().text) }

@@ -2,6 +2,7 @@
 
 import ConfigFormat
 import Testing
+import WodclockTestSupport
 
 /// What a file is made of before it is YAML: its line breaks and its encoding. PyYAML is the
 /// reference for both: it reads a lone CR as a line break and refuses bytes that are not UTF-8.
@@ -69,12 +70,12 @@ struct SourceTextTests {
 
   /// PyYAML, given the same bytes, refuses exactly those the parser refuses.
   private func expectPyYAMLAgrees() throws {
-    let directory = try makeTemporaryDirectory(prefix: "configformat-encoding")
-    defer { removeDirectory(directory) }
+    let scratch = try ScratchDirectory(prefix: "configformat-encoding")
+    defer { scratch.remove() }
     var paths: [String] = []
     for (index, encoding) in Self.encodings.enumerated() {
-      let path = "\(directory)/\(index).yaml"
-      try writeFile(path, bytes: encoding.bytes)
+      let path = scratch.file("\(index).yaml")
+      try writeFile(path, encoding.bytes)
       paths.append(path)
     }
     let script = """
@@ -86,9 +87,8 @@ struct SourceTextTests {
           except yaml.YAMLError:
               print("refused")
       """
-    let (status, output) = try runProcess(
-      DifferentialTests.python, ["-c", script] + paths, outputDirectory: directory)
-    #expect(status == 0, "\(output)")
+    let (status, output, error) = try run(DifferentialTests.python, ["-c", script] + paths)
+    #expect(status == 0, "\(error)")
     let verdicts = output.split(separator: "\n").map(String.init)
     #expect(verdicts == Self.encodings.map { $0.error == nil ? "accepted" : "refused" })
   }

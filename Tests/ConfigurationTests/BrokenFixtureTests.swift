@@ -2,7 +2,9 @@
 
 import ConfigFormat
 import Configuration
+import HardwareKit
 import Testing
+import WodclockTestSupport
 
 /// Each file in `Fixtures/broken` is a config with deliberate mistakes. Its leading comment
 /// block says what it tests and lists every diagnostic the loader must give, in order:
@@ -18,8 +20,8 @@ import Testing
 /// error is expected.
 @Suite("Broken configs")
 struct BrokenFixtureTests {
-  static let directory = testSourcesDirectory() + "/Fixtures/broken"
-  static let names = (try? directoryEntries(directory, suffix: ".yaml")) ?? []
+  static let directory = sourceDirectory() + "/Fixtures/broken"
+  static let names = (try? fileNames(in: directory, endingWith: ".yaml")) ?? []
 
   struct Expected: Equatable, CustomStringConvertible {
     var severity: String
@@ -76,14 +78,14 @@ struct BrokenFixtureTests {
   func count() throws {
     #expect(Self.names.count >= 60)
     for name in Self.names {
-      let text = try readFile(Self.directory + "/" + name)
+      let text = try FileSystem.readTextFile(Self.directory + "/" + name)
       #expect(!Self.expectations(text).isEmpty, "\(name) lists no expected diagnostics")
     }
   }
 
   @Test("every broken fixture gives exactly its expected diagnostics", arguments: names)
   func fixture(_ name: String) throws {
-    let text = try readFile(Self.directory + "/" + name)
+    let text = try FileSystem.readTextFile(Self.directory + "/" + name)
     let expected = Self.expectations(text)
     let result = load(text, file: name)
     let actual = result.diagnostics.map(Self.actual)

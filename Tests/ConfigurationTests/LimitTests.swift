@@ -3,6 +3,7 @@
 import ConfigFormat
 import Configuration
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 /// "file:line:col: message" of each diagnostic, for compact comparisons.

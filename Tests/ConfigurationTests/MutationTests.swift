@@ -2,7 +2,9 @@
 
 import ConfigFormat
 import Configuration
+import HardwareKit
 import Testing
+import WodclockTestSupport
 
 /// Random edits of valid configs must never crash or hang the loader, and every diagnostic must
 /// point inside the text it was given.
@@ -26,8 +28,10 @@ struct MutationTests {
 
   /// The configs of a fixture directory.
   static func fixtures(_ directory: String) throws -> [String] {
-    let path = testSourcesDirectory() + "/Fixtures/" + directory
-    return try directoryEntries(path, suffix: ".yaml").map { try readFile(path + "/" + $0) }
+    let path = sourceDirectory() + "/Fixtures/" + directory
+    return try fileNames(in: path, endingWith: ".yaml").map {
+      try FileSystem.readTextFile(path + "/" + $0)
+    }
   }
 
   static func mutate(_ lines: inout [String], using random: inout SeededGenerator) {
@@ -97,7 +101,7 @@ struct MutationTests {
 
   @Test("4,000 mutated configs give a configuration or diagnostics inside the text")
   func mutatedConfigs() throws {
-    let valid = [try readFile(shippedConfigPath())] + (try Self.fixtures("valid"))
+    let valid = [try FileSystem.readTextFile(shippedConfigPath())] + (try Self.fixtures("valid"))
     let broken = try Self.fixtures("broken")
     var random = SeededGenerator(seed: 0x00C0_FFEE)
     var loaded = 0

@@ -3,7 +3,9 @@
 import ConfigFormat
 import Configuration
 import DisplayKit
+import HardwareKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 /// `--print-config` output must load back to the same configuration and print identically.
@@ -29,16 +31,15 @@ struct PrinterTests {
 
   @Test("the shipped wodclock.yaml")
   func shipped() throws {
-    let config = try #require(configuration(try readFile(shippedConfigPath())))
+    let config = try #require(configuration(try FileSystem.readTextFile(shippedConfigPath())))
     Self.checkRoundTrip(config)
   }
 
   @Test(
     "every valid fixture",
-    arguments: try directoryEntries(
-      testSourcesDirectory() + "/Fixtures/valid", suffix: ".yaml"))
+    arguments: try fileNames(in: sourceDirectory() + "/Fixtures/valid", endingWith: ".yaml"))
   func fixture(_ name: String) throws {
-    let text = try readFile(testSourcesDirectory() + "/Fixtures/valid/" + name)
+    let text = try FileSystem.readTextFile(sourceDirectory() + "/Fixtures/valid/" + name)
     let config = try #require(configuration(text, file: name))
     Self.checkRoundTrip(config)
   }

@@ -3,6 +3,7 @@
 import ConfigFormat
 import Configuration
 import DisplayKit
+import HardwareKit
 import Testing
 import WorkoutCore
 
@@ -11,12 +12,12 @@ import WorkoutCore
 @Suite("Shipped wodclock.yaml")
 struct ShippedConfigTests {
   static func shipped() throws -> WodclockConfiguration? {
-    configuration(try readFile(shippedConfigPath()), file: "wodclock.yaml")
+    configuration(try FileSystem.readTextFile(shippedConfigPath()), file: "wodclock.yaml")
   }
 
   @Test("loads without a single diagnostic, with 16 presets in file order")
   func loadsCleanly() throws {
-    let text = try readFile(shippedConfigPath())
+    let text = try FileSystem.readTextFile(shippedConfigPath())
     let result = load(text, file: "wodclock.yaml")
     #expect(result.diagnostics.isEmpty)
     let config = try #require(result.configuration)

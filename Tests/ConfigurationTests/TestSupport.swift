@@ -2,8 +2,8 @@
 
 import ConfigFormat
 import Configuration
-import Glibc
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 /// The plugin kinds the tests load against: the daemon's real catalog (terminal, log, keyboard),
@@ -128,60 +128,7 @@ func withoutLocations(_ configuration: WodclockConfiguration) -> WodclockConfigu
 
 // MARK: Files
 
-struct FileError: Error, CustomStringConvertible {
-  var description: String
-}
-
-/// The directory of this test target, found from this file's path so the tests run from any
-/// clone.
-func testSourcesDirectory(filePath: String = #filePath) -> String {
-  guard let slash = filePath.lastIndex(of: "/") else { return "." }
-  return String(filePath[..<slash])
-}
-
 /// The repository's shipped configuration file.
 func shippedConfigPath() -> String {
-  testSourcesDirectory() + "/../../Config/wodclock.yaml"
-}
-
-func readFile(_ path: String) throws -> String {
-  guard let file = fopen(path, "rb") else { throw FileError(description: "cannot open \(path)") }
-  defer { fclose(file) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65_536)
-  while true {
-    let count = fread(&buffer, 1, buffer.count, file)
-    if count <= 0 { break }
-    bytes.append(contentsOf: buffer[0..<count])
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
-
-/// The names in a directory ending in `suffix`, sorted.
-func directoryEntries(_ path: String, suffix: String) throws -> [String] {
-  guard let directory = opendir(path) else {
-    throw FileError(description: "cannot list \(path)")
-  }
-  defer { closedir(directory) }
-  var names: [String] = []
-  while let entry = readdir(directory) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    if name.hasSuffix(suffix) { names.append(name) }
-  }
-  return names.sorted()
-}
-
-/// A small deterministic generator (SplitMix64) so random tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
+  sourceDirectory() + "/../../Config/wodclock.yaml"
 }

@@ -3,6 +3,7 @@
 
 import HardwareKit
 import Testing
+import WodclockTestSupport
 
 @Suite struct CommandLineTests {
   private var repositoryRoot: String {

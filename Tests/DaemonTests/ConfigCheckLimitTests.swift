@@ -4,6 +4,7 @@
 import HardwareKit
 import JSONKit
 import Testing
+import WodclockTestSupport
 
 /// `testConfig` with enough presets to make a 20 KB file, each line ended by `lineEnd`.
 private func largeConfig(lineEnd: String, misspelt: Bool = false) -> String {

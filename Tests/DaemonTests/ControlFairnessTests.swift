@@ -6,6 +6,7 @@ import Glibc
 import HardwareKit
 import JSONKit
 import Testing
+import WodclockTestSupport
 
 @Suite(.serialized) struct ControlFairnessTests {
   /// How many clients the daemon serves at once.

@@ -4,6 +4,7 @@
 import Glibc
 import HardwareKit
 import JSONKit
+import WodclockTestSupport
 
 /// The build directory holding the binaries `swift build` made (the tests run the real ones).
 let binaryDirectory: String = {
@@ -37,7 +38,8 @@ func eventually(timeoutMilliseconds: Int = 5_000, _ condition: () throws -> Bool
 
 /// One wodclockd in its own temporary directory, with its own config, socket, state and log.
 final class DaemonHarness {
-  let directory: String
+  private let scratch: ScratchDirectory
+  var directory: String { scratch.path }
   var configPath: String { directory + "/wodclock.yaml" }
   var socketPath: String { directory + "/wodclockd.sock" }
   var stateDirectory: String { directory + "/state" }
@@ -45,7 +47,7 @@ final class DaemonHarness {
   private(set) var process: Subprocess?
 
   init(config: String) throws {
-    directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-test-")
+    scratch = try ScratchDirectory(prefix: "wodclock-test-")
     try writeConfig(config)
   }
 
@@ -54,7 +56,7 @@ final class DaemonHarness {
       try? process.kill(.kill)
       _ = try? process.wait()
     }
-    removeTree(directory)
+    scratch.remove()
   }
 
   func writeConfig(_ text: String) throws {
@@ -124,60 +126,6 @@ final class DaemonHarness {
   }
 
   var log: String { (try? FileSystem.readTextFile(logPath)) ?? "" }
-}
-
-/// Runs a program to completion and collects its output.
-func run(
-  _ executable: String, _ arguments: [String], environment: [String] = ["PATH=/usr/bin:/bin"]
-)
-  throws -> (status: Int32, output: String, error: String)
-{
-  let result = try runCapturingBytes(executable, arguments, environment: environment)
-  return (result.status, String(decoding: result.output, as: UTF8.self), result.error)
-}
-
-/// Runs a program to completion; its standard output as bytes (a PNG, say).
-func runCapturingBytes(
-  _ executable: String, _ arguments: [String], environment: [String] = ["PATH=/usr/bin:/bin"]
-)
-  throws -> (status: Int32, output: [UInt8], error: String)
-{
-  let child = try Subprocess.spawn(
-    executable: executable, arguments: arguments, environment: environment,
-    standardInput: .nullDevice, standardOutput: .pipe, standardError: .pipe)
-  return try collect(child)
-}
-
-/// Reads a child's standard output and error (spawned with `.pipe`) to the end and waits for it.
-func collect(_ child: Subprocess) throws -> (status: Int32, output: [UInt8], error: String) {
-  var output: [UInt8] = []
-  var error: [UInt8] = []
-  // Read both pipes to the end; the outputs here are small, so reading one then the other
-  // cannot deadlock on a full pipe.
-  if let out = child.standardOutput { readAll(out, into: &output) }
-  if let err = child.standardError { readAll(err, into: &error) }
-  let status = try child.wait()
-  let code: Int32
-  switch status {
-  case .exited(let value): code = value
-  case .signaled: code = -1
-  }
-  return (code, output, String(decoding: error, as: UTF8.self))
-}
-
-private func readAll(_ descriptor: FileDescriptor, into buffer: inout [UInt8]) {
-  while true {
-    guard let result = try? descriptor.read(appendingTo: &buffer, maximumCount: 65_536) else {
-      break
-    }
-    if case .bytes = result { continue }
-    break
-  }
-  try? descriptor.close()
-}
-
-func removeTree(_ path: String) {
-  _ = try? run("/bin/rm", ["-rf", path])
 }
 
 /// A config most daemon tests use: a short EMOM with no count-in, and a log output.

@@ -9,14 +9,16 @@ import DisplayKit
 import HardwareKit
 import Testing
 import WodclockDaemon
+import WodclockTestSupport
 import WorkoutCore
 
-/// The tests' clock: the fake chip stamps output changes with it.
-final class FakeClock {
-  var now: Int64 = 1_000_000_000
+extension GPIOChipSource {
+  /// In-memory `chips`, found by path, name, label or number as the kernel's are.
+  fileprivate static func fake(_ chips: [FakeGPIOChip]) -> GPIOChipSource {
+    let fakes = FakeGPIOChips(chips)
+    return GPIOChipSource(open: fakes.open, chipNames: fakes.names)
+  }
 }
-
-private func ms(_ value: Int64) -> Int64 { value * 1_000_000 }
 
 /// A configuration with `entries` under `inputs:` or `outputs:` and one short interval preset.
 private func configuration(inputs: String = "[]", outputs: String = "[]") throws
@@ -78,7 +80,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 }
 
 @Suite struct GPIOButtonTests {
-  let clock = FakeClock()
+  let clock = ManualClock()
   let chip: FakeGPIOChip
 
   init() {
@@ -195,7 +197,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 }
 
 @Suite struct GPIOBuzzerTests {
-  let clock = FakeClock()
+  let clock = ManualClock()
   let chip: FakeGPIOChip
 
   init() {
@@ -381,7 +383,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 
 @Suite struct GPIOSignalTests {
   @Test func lampsFollowThePhaseByRole() throws {
-    let clock = FakeClock()
+    let clock = ManualClock()
     let chip = FakeGPIOChip.raspberryPi(clock: { clock.now })
     let config = try configuration(
       outputs: "[{type: gpio-signal, lines: {work: GPIO5, rest: GPIO6, get_ready: GPIO13}}]")

@@ -10,6 +10,7 @@ import Configuration
 import HardwareKit
 import JSONKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon
@@ -110,7 +111,8 @@ extension PluginKind {
 /// One daemon on manual time, with its config, state and socket in a temporary directory.
 final class InProcessDaemon {
   let time = ManualTime()
-  let directory: String
+  private let scratch: ScratchDirectory
+  var directory: String { scratch.path }
   var configPath: String { directory + "/wodclock.yaml" }
   private(set) var log: [String] = []
   private let notifications: DatagramSocket
@@ -119,8 +121,8 @@ final class InProcessDaemon {
   private let logger = Logger(minimumLevel: .debug)
 
   init(config: String, kinds: [PluginKind], watchdogInterval: Int64? = nil) throws {
-    directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-inprocess-")
-    notifications = try DatagramSocket(boundTo: directory + "/notify.sock")
+    scratch = try ScratchDirectory(prefix: "wodclock-inprocess-")
+    notifications = try DatagramSocket(boundTo: scratch.file("notify.sock"))
     try FileSystem.writeFileAtomically(configPath, text: config)
     let catalog = PluginCatalog.kinds + kinds
     guard
@@ -142,7 +144,7 @@ final class InProcessDaemon {
   deinit {
     daemon.shutDown()
     notifications.close()
-    removeTree(directory)
+    scratch.remove()
   }
 
   func start() {

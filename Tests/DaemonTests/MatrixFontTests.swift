@@ -11,6 +11,7 @@ import HardwareKit
 import MatrixKit
 import PNGDecoding
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon

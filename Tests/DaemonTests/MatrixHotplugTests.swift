@@ -11,6 +11,7 @@ import HardwareKit
 import JSONKit
 import MatrixKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon

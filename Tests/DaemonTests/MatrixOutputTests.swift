@@ -13,6 +13,7 @@ import HardwareKit
 import JSONKit
 import MatrixKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon
@@ -172,10 +173,11 @@ import WorkoutCore
 
   @Test(.timeLimit(.minutes(1)))
   func anUnpluggedControllerIsReopenedAndNothingLeaks() throws {
-    let directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-matrix-")
-    defer { try? FileSystem.removeDirectory(directory) }
+    // Removed with the link in it (a bare rmdir of a directory holding the link fails).
+    let scratch = try ScratchDirectory(prefix: "wodclock-matrix-")
+    defer { scratch.remove() }
     // The device name stays the same, like /dev/serial/by-id/…; the tty behind it changes.
-    let link = directory + "/by-id-controller"
+    let link = scratch.file("by-id-controller")
     var terminal = try PseudoTerminal.open()
     _ = symlink(terminal.secondaryPath, link)
     let lines = LogLines()

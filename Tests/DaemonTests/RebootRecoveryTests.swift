@@ -6,6 +6,7 @@ import Configuration
 import HardwareKit
 import JSONKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon
@@ -106,8 +107,9 @@ import WorkoutCore
     func now() -> MonotonicInstant { timeBase.engineInstant(atMonotonic: MonotonicClock.now()) }
 
     // What the daemon saves: running with laps, paused, finished.
-    let directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-test-")
-    defer { _ = try? run("/bin/rm", ["-rf", directory]) }
+    let scratch = try ScratchDirectory(prefix: "wodclock-test-")
+    defer { scratch.remove() }
+    let directory = scratch.path
     let store = StateStore(directory: directory)
     let saving = try host(store)
     var files: [JSONObject] = []

@@ -9,6 +9,7 @@ import Glibc
 import HardwareKit
 import Testing
 import WodclockDaemon
+import WodclockTestSupport
 
 @Suite struct SafeOutputsTests {
   /// For every output kind with a device: an entry whose device is missing (paths under DIR,

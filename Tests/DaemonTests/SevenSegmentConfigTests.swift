@@ -4,6 +4,7 @@
 
 import HardwareKit
 import Testing
+import WodclockTestSupport
 
 @Suite struct SevenSegmentConfigTests {
   private func check(_ outputs: String) throws -> (status: Int32, error: String) {

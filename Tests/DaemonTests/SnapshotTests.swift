@@ -12,6 +12,7 @@ import JSONKit
 import MatrixKit
 import PNGDecoding
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon

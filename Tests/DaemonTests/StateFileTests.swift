@@ -6,6 +6,7 @@ import Glibc
 import HardwareKit
 import JSONKit
 import Testing
+import WodclockTestSupport
 
 @Suite(.serialized) struct StateFileTests {
   /// A history line as the daemon writes it, `preset` padded to make the line as long as needed.

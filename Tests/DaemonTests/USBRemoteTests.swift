@@ -7,6 +7,7 @@ import ConfigFormat
 import Configuration
 import HardwareKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon

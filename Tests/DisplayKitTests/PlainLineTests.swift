@@ -3,6 +3,7 @@
 
 import DisplayKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct PlainLineTests {

@@ -2,14 +2,8 @@
 // Snapshots from the real engine, driven with manual time.
 
 import DisplayKit
+import WodclockTestSupport
 import WorkoutCore
-
-/// Instants are offset from a non-zero origin so no test relies on time zero.
-let origin: Int64 = 5_000 * TimeSpan.nanosecondsPerSecond
-
-func at(_ seconds: Double) -> MonotonicInstant {
-  MonotonicInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
-}
 
 func plan(
   _ mode: WorkoutMode, name: String = "test", label: String? = nil, countIn: Int64 = 0

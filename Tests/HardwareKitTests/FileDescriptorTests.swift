@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// FileDescriptor over real pipes: partial reads, would-block, end of file, descriptor flags.
+// FileDescriptor over real pipes: partial reads, would-block, end of file, hang-ups, descriptor
+// flags.
 
 import HardwareKit
 import Testing
@@ -47,6 +48,30 @@ import Testing
     }
     #expect(sawWouldBlock)
     #expect(total > 0)
+  }
+
+  @Test func aPipeWhoseOtherEndIsClosedIsHungUp() throws {
+    let (readEnd, writeEnd) = try FileDescriptor.pipe(nonBlocking: true)
+    defer { try? readEnd.close() }
+    #expect(!readEnd.isHungUp())
+    #expect(!writeEnd.isHungUp())
+    try writeEnd.writeAll([1])
+    #expect(!readEnd.isHungUp(), "readable is not hung up")
+    try writeEnd.close()
+    #expect(readEnd.isHungUp())
+    let (otherRead, otherWrite) = try FileDescriptor.pipe(nonBlocking: true)
+    defer { try? otherWrite.close() }
+    try otherRead.close()
+    #expect(otherWrite.isHungUp(), "a write end without readers: POLLERR")
+  }
+
+  @Test func aTerminalWhoseOtherSideIsClosedIsHungUp() throws {
+    // As a serial adapter that is unplugged: the device side of the line hangs up.
+    let terminal = try PseudoTerminal.open()
+    defer { try? terminal.secondary.close() }
+    #expect(!terminal.secondary.isHungUp())
+    try terminal.primary.close()
+    #expect(terminal.secondary.isHungUp())
   }
 
   @Test func descriptorFlags() throws {

@@ -4,6 +4,7 @@
 import Glibc
 import HardwareKit
 import Testing
+import WodclockTestSupport
 
 @Suite struct FileSystemTests {
   @Test func atomicWriteReadsBackAndLeavesNoTemporaryFile() throws {

@@ -1,49 +1,10 @@
 // SPDX-License-Identifier: MIT
-// PWMChannel against a temporary directory tree laid out like /sys/class/pwm
-// (Documentation/ABI/testing/sysfs-class-pwm): what is written, in which order, and when not.
+// PWMChannel against a temporary directory tree laid out like /sys/class/pwm (the test
+// support's FakePWMTree): what is written, in which order, and when not.
 
 import HardwareKit
 import Testing
-
-/// `pwmchip0/` with `export`, `unexport` and `npwm`; `addChannel` makes what the kernel creates
-/// on export.
-final class FakePWMTree {
-  let root: String
-  var chip: String { root + "/pwmchip0" }
-
-  init(channels: Int = 2) throws {
-    root = try FileSystem.makeTemporaryDirectory(in: "/tmp", prefix: "hardwarekit-pwm-")
-    try FileSystem.makeDirectories(chip)
-    try FileSystem.writeFileAtomically(chip + "/export", text: "")
-    try FileSystem.writeFileAtomically(chip + "/unexport", text: "")
-    try FileSystem.writeFileAtomically(chip + "/npwm", text: "\(channels)\n")
-  }
-
-  func addChannel(_ channel: Int, polarity: String = "normal", enabled: Bool = false) throws {
-    let directory = chip + "/pwm\(channel)"
-    try FileSystem.makeDirectories(directory)
-    for (name, value) in [
-      ("period", "0"), ("duty_cycle", "0"), ("polarity", polarity), ("enable", enabled ? "1" : "0"),
-    ] {
-      try FileSystem.writeFileAtomically(directory + "/" + name, text: value + "\n")
-    }
-  }
-
-  func read(_ attribute: String) throws -> String {
-    try FileSystem.readTextFile(chip + "/" + attribute)
-  }
-
-  func remove() { removeTree(root) }
-
-  private func removeTree(_ path: String) {
-    if FileSystem.isDirectory(path) {
-      for name in (try? FileSystem.directoryEntries(path)) ?? [] { removeTree(path + "/" + name) }
-      try? FileSystem.removeDirectory(path)
-    } else {
-      _ = try? FileSystem.removeFile(path)
-    }
-  }
-}
+import WodclockTestSupport
 
 /// The writes a channel made, as `attribute=value`.
 final class WriteLog {

@@ -2,6 +2,7 @@
 // Everything that changes or depends on the process environment, run one test at a time.
 
 import Testing
+import WodclockTestSupport
 
 @testable import HardwareKit
 

@@ -2,6 +2,7 @@
 // sd_notify against a real datagram receiver, and the watchdog and journal-stream rules.
 
 import Testing
+import WodclockTestSupport
 
 @testable import HardwareKit
 

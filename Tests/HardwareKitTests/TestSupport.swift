@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Shared helpers for the HardwareKit tests: a scratch directory that cleans up after itself.
+// Shared helpers for the HardwareKit tests.
 
 import HardwareKit
+import WodclockTestSupport
 
-/// A fresh private directory; `remove()` deletes it with the files directly inside it.
-struct ScratchDirectory {
-  let path: String
-
-  init() throws {
-    // An explicit parent keeps this from reading TMPDIR while the environment tests change
-    // variables on another thread.
-    path = try FileSystem.makeTemporaryDirectory(in: "/tmp", prefix: "hardwarekit-test-")
-  }
-
-  func file(_ name: String) -> String { "\(path)/\(name)" }
-
-  func remove() {
-    for name in (try? FileSystem.directoryEntries(path)) ?? [] {
-      _ = try? FileSystem.removeFile(file(name))
-    }
-    try? FileSystem.removeDirectory(path)
+extension ScratchDirectory {
+  /// A scratch directory in /tmp: an explicit parent keeps this from reading TMPDIR while the
+  /// environment tests change variables on another thread.
+  init() throws(SystemError) {
+    try self.init(prefix: "hardwarekit-test-", in: "/tmp")
   }
 }
 

@@ -2,6 +2,7 @@
 // The control socket on real AF_UNIX sockets: round trips, permissions, refusal and stale files.
 
 import Testing
+import WodclockTestSupport
 
 @testable import HardwareKit
 

@@ -3,6 +3,7 @@
 
 import JSONKit
 import Testing
+import WodclockTestSupport
 
 @Suite("Base64")
 struct Base64Tests {

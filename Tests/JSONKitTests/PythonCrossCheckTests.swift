@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 
 import Glibc
+import HardwareKit
 import JSONKit
 import Testing
+import WodclockTestSupport
 
 private let python = "/usr/bin/python3"
 
@@ -84,59 +86,14 @@ extension [UInt8] {
   }
 }
 
-private struct ProcessError: Error, CustomStringConvertible {
-  let description: String
-}
-
 /// Runs the script on `input` through temporary files and returns what it wrote.
 private func runPython(input: [UInt8]) throws -> [UInt8] {
-  let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-  var template = Array("\(base)/jsonkit-XXXXXX".utf8CString)
-  let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-  guard made != nil else { throw ProcessError(description: "mkdtemp failed") }
-  let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  let inputPath = directory + "/in.jsonl"
-  let outputPath = directory + "/out.jsonl"
-  defer {
-    unlink(inputPath)
-    unlink(outputPath)
-    rmdir(directory)
-  }
-
+  let scratch = try ScratchDirectory(prefix: "jsonkit-")
+  defer { scratch.remove() }
+  let inputPath = scratch.file("in.jsonl")
+  let outputPath = scratch.file("out.jsonl")
   try writeFile(inputPath, input)
-  let arguments = [python, "-c", script, inputPath, outputPath]
-  var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
-
-  var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, python, nil, nil, &argv, environ)
-  guard spawned == 0 else { throw ProcessError(description: "posix_spawn failed: \(spawned)") }
-  var status: Int32 = 0
-  while waitpid(pid, &status, 0) == -1 {
-    guard errno == EINTR else { throw ProcessError(description: "waitpid failed: \(errno)") }
-  }
-  // WIFEXITED and WEXITSTATUS are macros, so decode the status word by hand.
-  guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-    throw ProcessError(description: "python exited with status word \(status)")
-  }
-  return try readFile(outputPath)
-}
-
-private func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-  guard let file = fopen(path, "wb") else { throw ProcessError(description: "cannot write") }
-  defer { fclose(file) }
-  let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-  guard written == bytes.count else { throw ProcessError(description: "short write") }
-}
-
-private func readFile(_ path: String) throws -> [UInt8] {
-  guard let file = fopen(path, "rb") else { throw ProcessError(description: "cannot read") }
-  defer { fclose(file) }
-  var result: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65_536)
-  while true {
-    let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-    result += chunk[0..<count]
-    if count < chunk.count { return result }
-  }
+  let result = try run(python, ["-c", script, inputPath, outputPath])
+  try #require(result.status == 0, "python exited with \(result.status): \(result.error)")
+  return try FileSystem.readFile(outputPath)
 }

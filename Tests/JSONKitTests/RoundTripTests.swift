@@ -2,6 +2,7 @@
 
 import JSONKit
 import Testing
+import WodclockTestSupport
 
 @Suite("Round trips")
 struct RoundTripTests {

@@ -1,21 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import JSONKit
-
-/// SplitMix64: tiny, fast and fully determined by its seed, so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+import WodclockTestSupport
 
 /// Random JSON trees covering the awkward corners: extreme integers, doubles from raw bit
 /// patterns, every escape class, astral scalars, empty and nested containers.

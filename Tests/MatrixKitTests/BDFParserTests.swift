@@ -193,8 +193,8 @@ func picture(_ text: String, in font: CaptionFont, width: Int = 24, scale: Int =
     var messy = smallFont.split(separator: "\n", omittingEmptySubsequences: false)
       .map { $0.isEmpty ? "" : $0 + "  \t" }
       .joined(separator: "\r\n")
-    messy = messy.replacingOccurrences("BBX 5 5 0 0", "BBX\t5  5 0\t0")
-    messy = messy.replacingOccurrences("ENDPROPERTIES", "ENDPROPERTIES\r\n\r\n")
+    messy = messy.replacing("BBX 5 5 0 0", with: "BBX\t5  5 0\t0")
+    messy = messy.replacing("ENDPROPERTIES", with: "ENDPROPERTIES\r\n\r\n")
     #expect(messy.contains("\r\n"))
     #expect(try CaptionFont(bdf: messy) == plain)
     #expect(plain.glyphCount == 2)
@@ -301,7 +301,7 @@ func picture(_ text: String, in font: CaptionFont, width: Int = 24, scale: Int =
       "missing ENDCHAR",
       bdf(
         glyphs: glyph("A", encoding: "65", bbx: "BBX 5 5 0 0", rows: hexRows(letterA))
-          .replacingOccurrences("ENDCHAR", "")
+          .replacing("ENDCHAR", with: "")
           + "\n" + glyph("B", encoding: "66", bbx: "BBX 5 5 0 0", rows: hexRows(letterA))),
       19, "STARTCHAR inside glyph 'A', which starts at line 7 and has no ENDCHAR"
     ),
@@ -365,7 +365,7 @@ func picture(_ text: String, in font: CaptionFont, width: Int = 24, scale: Int =
     (
       "greyscale",
       bdf(glyphs: glyph("A", encoding: "65", bbx: "BBX 5 5 0 0", rows: hexRows(letterA)))
-        .replacingOccurrences("SIZE 7 75 75", "SIZE 7 75 75 4"),
+        .replacing("SIZE 7 75 75", with: "SIZE 7 75 75 4"),
       4, "the font has 4 bits per pixel; only 1-bit fonts are drawn"
     ),
     (
@@ -439,18 +439,5 @@ func picture(_ text: String, in font: CaptionFont, width: Int = 24, scale: Int =
         return true
       }
     }
-  }
-}
-
-extension String {
-  /// Every `target` replaced (the tests' own helper: no Foundation).
-  func replacingOccurrences(_ target: String, _ replacement: String) -> String {
-    var result = ""
-    var rest = self[...]
-    while let range = rest.firstRange(of: target) {
-      result += rest[..<range.lowerBound] + replacement
-      rest = rest[range.upperBound...]
-    }
-    return result + rest
   }
 }

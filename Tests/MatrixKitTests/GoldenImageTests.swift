@@ -7,6 +7,7 @@
 import DisplayKit
 import MatrixKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct GoldenImageTests {

@@ -7,6 +7,7 @@ import MatrixKit
 import PNGDecoding
 import PNGEncoding
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct PNGCompressionTests {

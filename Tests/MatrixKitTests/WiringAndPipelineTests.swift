@@ -6,6 +6,7 @@ import DisplayKit
 import MatrixKit
 import PNGEncoding
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct WiringTests {

@@ -7,6 +7,7 @@ import SegmentDecoders
 import SegmentDrivers
 import SevenSegment
 import Testing
+import WodclockTestSupport
 
 /// A frame of characters with a colon after `colonAfter`.
 private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100) throws
@@ -21,7 +22,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   let clk = 23
   let dio = 24
 
-  private func driver(_ chip: FakeGPIOChip, _ time: FakeTime, digits: Int = 4) -> TM1637Driver {
+  private func driver(_ chip: FakeGPIOChip, _ time: ManualClock, digits: Int = 4) -> TM1637Driver {
     TM1637Driver(
       chip: chip, clock: .offset(clk), data: .offset(dio), digits: digits,
       halfPeriodNanoseconds: 20_000, consumer: "test", delay: time.wait)
@@ -34,7 +35,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func fourDigitsWithTheColonOnTheSecondDigitsBit7() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -53,7 +54,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func onlyChangedDigitsAreSentAndNothingWhenNothingChanged() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -74,7 +75,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func sixDigitModulesWriteTheirGridsOutOfOrder() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time, digits: 6)
     try display.start()
@@ -87,7 +88,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func shutDownBlanksAndTurnsOffThenReleasesTheLines() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -100,7 +101,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func aFullRefreshCostsWhatTheCommentSays() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time, digits: 6)
     try display.start()
@@ -123,7 +124,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
     return decoder
   }
 
-  private func driver(_ chip: FakeGPIOChip, _ time: FakeTime) -> MAX7219Driver {
+  private func driver(_ chip: FakeGPIOChip, _ time: ManualClock) -> MAX7219Driver {
     MAX7219Driver(chips: 2, digitsPerChip: 4, rightToLeft: true) {
       try BitBangFrameTransport(
         chip: chip, data: .offset(din), clock: .offset(clk), load: .offset(load),
@@ -132,7 +133,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func aChainOfTwoInNoDecodeMode() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -156,7 +157,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func changesShareFramesAndNoOpsFillTheRest() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -190,7 +191,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   private func driver(
-    _ chip: FakeGPIOChip, _ time: FakeTime, nearestIsLeftmost: Bool = true, invert: Bool = false
+    _ chip: FakeGPIOChip, _ time: ManualClock, nearestIsLeftmost: Bool = true, invert: Bool = false
   ) -> ShiftRegisterDriver {
     ShiftRegisterDriver(
       chip: chip, data: .offset(data), clock: .offset(clock), latch: .offset(latch),
@@ -201,35 +202,17 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
 
   @Test func pwmOnOutputEnableDimsWithTheComplementOfTheBrightness() throws {
     // A sysfs-like tree with pwm0 already exported (Documentation/ABI/testing/sysfs-class-pwm).
-    let root = try FileSystem.makeTemporaryDirectory(in: "/tmp", prefix: "segment-pwm-")
-    let channel = root + "/pwmchip0/pwm0"
-    defer {
-      for name in ["period", "duty_cycle", "polarity", "enable"] {
-        _ = try? FileSystem.removeFile(channel + "/" + name)
-      }
-      try? FileSystem.removeDirectory(channel)
-      for name in ["export", "unexport"] {
-        _ = try? FileSystem.removeFile(root + "/pwmchip0/" + name)
-      }
-      try? FileSystem.removeDirectory(root + "/pwmchip0")
-      try? FileSystem.removeDirectory(root)
-    }
-    try FileSystem.makeDirectories(channel)
-    for name in ["export", "unexport"] {
-      try FileSystem.writeFileAtomically(root + "/pwmchip0/" + name, text: "")
-    }
-    for (name, value) in [
-      ("period", "0"), ("duty_cycle", "0"), ("polarity", "normal"), ("enable", "0"),
-    ] {
-      try FileSystem.writeFileAtomically(channel + "/" + name, text: value + "\n")
-    }
+    let tree = try FakePWMTree()
+    defer { tree.remove() }
+    try tree.addChannel(0)
     var writes: [String] = []
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = ShiftRegisterDriver(
       chip: chip, data: .offset(data), clock: .offset(clock), latch: .offset(latch),
       outputEnable: nil,
-      pwm: PWMChannel(chip: 0, channel: 0, root: root, trace: { writes.append("\($0)=\($1)") }),
+      pwm: PWMChannel(
+        chip: 0, channel: 0, root: tree.root, trace: { writes.append("\($0)=\($1)") }),
       pwmPeriodNanoseconds: 1_000_000, digits: 4, map: .sparkFunLargeDigit, consumer: "test",
       delay: time.wait)
     try display.start()
@@ -241,7 +224,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
     try display.show(try frame("1235", brightness: 100))
     try display.show(try frame("1235", brightness: 30))
     #expect(writes == ["pwm0/duty_cycle=0", "pwm0/duty_cycle=700000"])
-    #expect(try FileSystem.readTextFile(channel + "/duty_cycle") == "700000\n")
+    #expect(try tree.read("pwm0/duty_cycle") == "700000\n")
     try display.show(try frame("1235", brightness: 0))
     #expect(writes.last == "pwm0/duty_cycle=1000000")
     writes = []
@@ -250,7 +233,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func sparkFunBoardsChainedLeftToRight() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time)
     try display.start()
@@ -270,7 +253,7 @@ private func frame(_ text: String, colonAfter: Int? = nil, brightness: Int = 100
   }
 
   @Test func rightToLeftChainsAndInvertedOutputs() throws {
-    let time = FakeTime()
+    let time = ManualClock()
     let chip = fakeChip(time)
     let display = driver(chip, time, nearestIsLeftmost: false, invert: true)
     try display.start()

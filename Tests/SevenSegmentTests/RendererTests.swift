@@ -6,6 +6,7 @@
 import DisplayKit
 import SevenSegment
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct RendererTests {

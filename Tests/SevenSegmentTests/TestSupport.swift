@@ -1,26 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Helpers: manual time for the fake GPIO chip, snapshots from the real engine, and a reader
-// that turns segments back into characters from the datasheets' digit tables.
+// Helpers: the fake GPIO chip on manual time, and a reader that turns segments back into
+// characters from the datasheets' digit tables (snapshots come from the test support's
+// `Workout`, the real engine on manual time).
 
 import DisplayKit
-import HardwareKit
 import SegmentDecoders
 import SevenSegment
+import WodclockTestSupport
 import WorkoutCore
 
-/// Manual time: every GPIO call takes 1 ns and every driver wait advances it, so recorded
-/// instants are strictly ordered and half periods can be measured.
-final class FakeTime {
-  var now: Int64 = 1_000_000
-  func tick() -> Int64 {
-    now += 1
-    return now
-  }
-  func wait(_ nanoseconds: Int64) { now += nanoseconds }
-}
-
-/// A Raspberry Pi header chip whose clock is `time`.
-func fakeChip(_ time: FakeTime) -> FakeGPIOChip {
+/// A Raspberry Pi header chip whose clock is `time`: every GPIO call takes 1 ns and every
+/// driver wait (`time.wait`) advances it, so recorded instants are strictly ordered and half
+/// periods can be measured.
+func fakeChip(_ time: ManualClock) -> FakeGPIOChip {
   FakeGPIOChip.raspberryPi(clock: { time.tick() })
 }
 
@@ -77,33 +69,6 @@ func picture(_ frame: SegmentFrame, _ layout: SegmentLayout) -> String {
     }
   }
   return text
-}
-
-/// Instants from a non-zero origin.
-let origin: Int64 = 7_000 * TimeSpan.nanosecondsPerSecond
-
-func at(_ seconds: Double) -> MonotonicInstant {
-  MonotonicInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
-}
-
-/// A workout driven through the real engine.
-struct Workout {
-  var engine: WorkoutEngine
-  init(_ mode: WorkoutMode, countIn: Int64 = 0) throws {
-    engine = try WorkoutEngine(
-      plan: WorkoutPlan(name: "test", mode: mode, countIn: .seconds(countIn)))
-  }
-  mutating func start(at seconds: Double = 0) throws {
-    _ = try engine.apply(.start, at: at(seconds))
-  }
-  mutating func apply(_ action: WorkoutAction, at seconds: Double) throws {
-    _ = engine.advance(to: at(seconds))
-    _ = try engine.apply(action, at: at(seconds))
-  }
-  mutating func snapshot(_ seconds: Double) -> WorkoutSnapshot {
-    _ = engine.advance(to: at(seconds))
-    return engine.snapshot(at: at(seconds))
-  }
 }
 
 /// Renders `snapshot` on `template` at `milliseconds` of blink phase, as a picture.

@@ -3,6 +3,7 @@
 
 import SounderKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct BuzzerScheduleTests {

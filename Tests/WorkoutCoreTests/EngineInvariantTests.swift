@@ -2,6 +2,7 @@
 // Properties that must hold for every plan, every action sequence and every calling pattern.
 
 import Testing
+import WodclockTestSupport
 
 @testable import WorkoutCore
 

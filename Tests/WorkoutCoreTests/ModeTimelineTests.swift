@@ -2,6 +2,7 @@
 // Per mode: the timeline's shape, the displayed time and round at chosen instants, the cues.
 
 import Testing
+import WodclockTestSupport
 
 @testable import WorkoutCore
 

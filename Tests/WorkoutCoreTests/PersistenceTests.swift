@@ -3,6 +3,7 @@
 
 import JSONKit
 import Testing
+import WodclockTestSupport
 
 @testable import WorkoutCore
 

@@ -2,6 +2,7 @@
 // Any plan a caller can build compiles or is refused with a plan error; nothing traps.
 
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 /// Builds plans from values at and past every limit, a seeded generator choosing.

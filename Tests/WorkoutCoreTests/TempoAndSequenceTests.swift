@@ -2,6 +2,7 @@
 // TempoRep's cases and the Workout Framework's templates.
 
 import Testing
+import WodclockTestSupport
 
 @testable import WorkoutCore
 

@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Helpers for driving the engine with manual time.
+// Helpers for driving the engine with manual time (the instants: `at` of the test support).
+
+import WodclockTestSupport
 
 @testable import WorkoutCore
-
-/// Instants are offset from an arbitrary non-zero origin so no test relies on time zero.
-let origin: Int64 = 1_000 * TimeSpan.nanosecondsPerSecond
-
-func at(_ seconds: Double) -> MonotonicInstant {
-  MonotonicInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
-}
 
 func seconds(_ value: Double) -> TimeSpan { TimeSpan(nanoseconds: Int64((value * 1e9).rounded())) }
 
@@ -58,17 +53,4 @@ func runToEnd(_ engine: inout WorkoutEngine, step: Double = 0.25, limit: Double 
     cues += engine.advance(to: at(now))
   }
   return cues
-}
-
-/// A small deterministic generator (SplitMix64), so random tests replay exactly.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

@@ -7,7 +7,8 @@ import Configuration
 import HardwareKit
 import WorkoutCore
 
-/// Where the GPIO plugins get their chips: the kernel's, or a test's fakes.
+/// Where the GPIO plugins get their chips: the kernel's (`system`), or whatever opener a caller
+/// injects (the tests give their in-memory chips this way; the product carries no fake).
 public struct GPIOChipSource {
   /// Opens a chip by spec text (path, name, label or number).
   public var open: (String) throws(GPIOError) -> any GPIOChip
@@ -28,29 +29,6 @@ public struct GPIOChipSource {
     GPIOChipSource(
       open: { (spec: String) throws(GPIOError) -> any GPIOChip in try GPIOChips.open(spec) },
       chipNames: { GPIOChips.list().map(\.name) })
-  }
-
-  /// In-process chips for tests, found by path, name, label or number as the real ones are.
-  public static func fake(_ chips: [FakeGPIOChip]) -> GPIOChipSource {
-    GPIOChipSource(
-      open: { (text: String) throws(GPIOError) -> any GPIOChip in
-        let spec = try GPIOChipSpec(parsing: text)
-        let found = chips.first { chip in
-          switch spec {
-          case .path(let path): path == chip.info.path
-          case .name(let name): name == chip.info.name
-          case .label(let label): label == chip.info.label
-          case .number(let number): "gpiochip\(number)" == chip.info.name
-          }
-        }
-        guard let found else {
-          throw GPIOError(
-            .noSuchChip, "no GPIO chip \(spec)",
-            hint: "chips: " + chips.map(\.info.description).joined(separator: ", "))
-        }
-        return found
-      },
-      chipNames: { chips.map(\.info.name) })
   }
 }
 

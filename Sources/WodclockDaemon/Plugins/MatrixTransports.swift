@@ -2,7 +2,6 @@
 // How LED-matrix frames reach their controller: a serial line (TPM2, Adalight, raw) or UDP
 // (DDP). Both are non-blocking: the daemon's one loop never waits on a controller.
 
-import Glibc
 import HardwareKit
 import MatrixKit
 
@@ -94,10 +93,9 @@ final class SerialMatrixTransport: MatrixTransport {
   }
 
   /// Reads and discards what the controller says (WLED's and Adalight's `Ada` beacon): an
-  /// unread input buffer would fill up. A hang-up shows as POLLHUP or POLLERR, or as EIO.
+  /// unread input buffer would fill up. A hang-up shows as `isHungUp()`, or as EIO.
   private func drainInput(_ descriptor: FileDescriptor) throws {
-    var poll = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN | POLLOUT), revents: 0)
-    if Glibc.poll(&poll, 1, 0) > 0, Int32(poll.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0 {
+    if descriptor.isHungUp() {
       throw DeviceGoneError(path: openedPath, reason: "hang-up")
     }
     var scratch: [UInt8] = []
@@ -119,8 +117,8 @@ final class SerialMatrixTransport: MatrixTransport {
   }
 
   private func gone(_ error: SystemError) -> any Error {
-    switch error.errno.rawValue {
-    case EIO, ENXIO, ENODEV, EPIPE, EBADF:
+    switch error.errno {
+    case .ioError, .noSuchDeviceOrAddress, .noSuchDevice, .brokenPipe, .badFileDescriptor:
       return DeviceGoneError(path: openedPath, reason: error.description)
     default:
       return error

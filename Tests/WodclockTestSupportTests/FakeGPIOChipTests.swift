@@ -4,11 +4,7 @@
 
 import HardwareKit
 import Testing
-
-/// A settable clock for the fake chip.
-private final class TestClock {
-  var now: Int64 = 1_000
-}
+import WodclockTestSupport
 
 @Suite struct FakeGPIOChipTests {
   @Test func raspberryPiLayout() throws {
@@ -96,7 +92,7 @@ private final class TestClock {
   }
 
   @Test func outputHistoryUsesTheClock() throws {
-    let clock = TestClock()
+    let clock = ManualClock(now: 1_000)
     let chip = FakeGPIOChip(lineNames: [5: "horn"], clock: { clock.now })
     let horn = try chip.requestOutput("horn", consumer: "horn")
     clock.now = 2_000
@@ -215,5 +211,22 @@ private final class TestClock {
     #expect(try buttons.values() == [false, true])
     chip.press(22, at: 2)
     #expect(try buttons.readEvents().map(\.offset) == [5, 22])
+  }
+
+  @Test func chipsAreOpenedByPathNameLabelOrNumberAsTheKernelsAre() throws {
+    let header = FakeGPIOChip.raspberryPi()
+    let expander = FakeGPIOChip(name: "gpiochip1", label: "mcp23017", lineCount: 16)
+    let chips = FakeGPIOChips([header, expander])
+    #expect(chips.names() == ["gpiochip0", "gpiochip1"])
+    for spec in ["/dev/gpiochip1", "gpiochip1", "mcp23017", "1"] {
+      #expect(try chips.open(spec) === expander, "\(spec)")
+    }
+    #expect(try chips.open("pinctrl-rp1") === header)
+    let missing = #expect(throws: GPIOError.self) { try chips.open("gpiochip7") }
+    #expect(missing?.kind == .noSuchChip)
+    #expect(
+      missing?.description
+        == "no GPIO chip gpiochip7; hint: chips: gpiochip0 (pinctrl-rp1, 54 lines),"
+        + " gpiochip1 (mcp23017, 16 lines)")
   }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // In-process input devices for tests: a test plugs in a "clicker", sends it evdev bytes, pulls
-// it out, with the same protocols as the Linux input subsystem (see EvdevDevice.swift).
+// it out, with the same protocols as the Linux input subsystem (HardwareKit's EvdevDevice.swift).
+
+public import HardwareKit
 
 /// Input devices that live in memory.
 ///

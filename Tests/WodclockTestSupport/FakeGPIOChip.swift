@@ -2,9 +2,12 @@
 // An in-process GPIO chip for tests: it records every output change and lets a test press
 // buttons, with the same protocols, checks and error texts as the Linux chip.
 
+public import HardwareKit
+
 /// A GPIO chip that lives in memory.
 ///
-/// Plugins under test receive it as `any GPIOChip`; the test drives the outside world:
+/// Plugins under test receive it as `any GPIOChip` (the GPIO plugins through a chip source whose
+/// opener is `FakeGPIOChips.open`); the test drives the outside world:
 ///
 /// ```swift
 /// let chip = FakeGPIOChip.raspberryPi(clock: { now })
