@@ -66,14 +66,14 @@ public enum CueKind: Sendable, Hashable, Codable {
 /// A cue as emitted: what, when it was due, and where in the timeline.
 public struct Cue: Sendable, Hashable, Codable {
   public var kind: CueKind
-  /// The monotonic instant the cue was due (outputs schedule buzzer edges from it).
-  public var instant: MonotonicInstant
+  /// The engine instant the cue was due (outputs get it on the real clock, as a FrameCue).
+  public var instant: EngineInstant
   /// The segment it belongs to.
   public var segmentIndex: Int
   /// Distinguishes repeated passes over the same segment (after `previous` or a restart).
   public var pass: Int
 
-  public init(kind: CueKind, instant: MonotonicInstant, segmentIndex: Int, pass: Int) {
+  public init(kind: CueKind, instant: EngineInstant, segmentIndex: Int, pass: Int) {
     self.kind = kind
     self.instant = instant
     self.segmentIndex = segmentIndex

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Time values of the engine. The engine never reads a clock: every instant is given to it.
 
-/// A point on the monotonic clock, in nanoseconds since an arbitrary origin (for example the
-/// daemon's CLOCK_MONOTONIC). Monotonic instants are immune to NTP steps; wall-clock time is a
-/// separate input the engine never sees.
-public struct MonotonicInstant: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+/// A point in engine time, in nanoseconds since an arbitrary origin: the monotonic clock as the
+/// engine is given it (the daemon's CLOCK_MONOTONIC, scaled N times under `--speed`), so immune
+/// to NTP steps; wall-clock time is a separate input the engine never sees. Its own type, so an
+/// engine instant is never taken for a real one by mistake (the daemon's TimeBase converts).
+public struct EngineInstant: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
   public var nanoseconds: Int64
 
   public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }

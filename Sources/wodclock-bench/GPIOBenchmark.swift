@@ -74,7 +74,7 @@ enum GPIOBenchmark {
     defer { buzzer.stop() }
     let snapshot = try WorkoutEngine(
       plan: WorkoutPlan(name: "bench", mode: .amrap(AMRAPParameters(time: .minutes(10))))
-    ).snapshot(at: MonotonicInstant(nanoseconds: 0))
+    ).snapshot(at: EngineInstant(nanoseconds: 0))
     let poller = try EventPoller()
     let timer = try DeadlineTimer()
     try poller.register(timer.fileDescriptor, token: 1)

@@ -11,8 +11,8 @@ public func ms(_ value: Int64) -> Int64 { value * 1_000_000 }
 public let origin: Int64 = 7_000 * TimeSpan.nanosecondsPerSecond
 
 /// The instant `seconds` after `origin`.
-public func at(_ seconds: Double) -> MonotonicInstant {
-  MonotonicInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
+public func at(_ seconds: Double) -> EngineInstant {
+  EngineInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
 }
 
 /// A workout driven through the real engine, at instants given in seconds after `origin`.

@@ -95,11 +95,11 @@ final class FrameComposer {
 
   /// What the displays show at `instant`: the workout, or the time of day while idle when so
   /// configured.
-  func displayedSnapshot(at instant: MonotonicInstant) -> WorkoutSnapshot {
+  func displayedSnapshot(at instant: EngineInstant) -> WorkoutSnapshot {
     displayedSnapshot(host.snapshot(at: instant), at: instant)
   }
 
-  private func displayedSnapshot(_ snapshot: WorkoutSnapshot, at instant: MonotonicInstant)
+  private func displayedSnapshot(_ snapshot: WorkoutSnapshot, at instant: EngineInstant)
     -> WorkoutSnapshot
   {
     guard snapshot.runState == .idle, configuration.clock.idle == .clock else { return snapshot }
