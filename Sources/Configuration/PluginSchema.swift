@@ -149,29 +149,9 @@ public struct PluginSettings: Sendable, Equatable {
     self.locations = locations
   }
 
-  /// The value of `key`, if the schema has it.
+  /// The value of `key`, if the schema has it. Plugins read their settings typed, through the
+  /// `Setting` that declares each (`settings[Self.width]`); this is for the loader and printer.
   public subscript(key: String) -> SettingValue? { values.first { $0.key == key }?.value }
-
-  /// The value of a boolean setting.
-  public func bool(_ key: String) -> Bool? {
-    if case .boolean(let value)? = self[key] { return value }
-    return nil
-  }
-  /// The value of an integer setting.
-  public func integer(_ key: String) -> Int? {
-    if case .integer(let value)? = self[key] { return value }
-    return nil
-  }
-  /// The value of a string or choice setting.
-  public func string(_ key: String) -> String? {
-    if case .string(let value)? = self[key] { return value }
-    return nil
-  }
-  /// The value of a duration setting.
-  public func duration(_ key: String) -> TimeSpan? {
-    if case .duration(let value)? = self[key] { return value }
-    return nil
-  }
 }
 
 /// A piece of hardware a plugin instance takes for itself.
