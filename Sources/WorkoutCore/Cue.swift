@@ -67,13 +67,13 @@ public enum CueKind: Sendable, Hashable, Codable {
 public struct Cue: Sendable, Hashable, Codable {
   public var kind: CueKind
   /// The monotonic instant the cue was due (outputs schedule buzzer edges from it).
-  public var instant: MonotonicInstant
+  public var instant: EngineInstant
   /// The segment it belongs to.
   public var segmentIndex: Int
   /// Distinguishes repeated passes over the same segment (after `previous` or a restart).
   public var pass: Int
 
-  public init(kind: CueKind, instant: MonotonicInstant, segmentIndex: Int, pass: Int) {
+  public init(kind: CueKind, instant: EngineInstant, segmentIndex: Int, pass: Int) {
     self.kind = kind
     self.instant = instant
     self.segmentIndex = segmentIndex

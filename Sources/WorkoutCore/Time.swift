@@ -4,7 +4,7 @@
 /// A point on the monotonic clock, in nanoseconds since an arbitrary origin (for example the
 /// daemon's CLOCK_MONOTONIC). Monotonic instants are immune to NTP steps; wall-clock time is a
 /// separate input the engine never sees.
-public struct MonotonicInstant: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct EngineInstant: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
   public var nanoseconds: Int64
 
   public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }

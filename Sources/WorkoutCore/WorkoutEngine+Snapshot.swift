@@ -5,7 +5,7 @@ extension WorkoutEngine {
   /// The workout as it stands at `instant`. Pure: segments that ended since the last
   /// ``advance(to:)`` are walked past on a copy of the position, so the snapshot is right even
   /// when the engine has not been advanced yet.
-  public func snapshot(at instant: MonotonicInstant) -> WorkoutSnapshot {
+  public func snapshot(at instant: EngineInstant) -> WorkoutSnapshot {
     let now = max(instant.nanoseconds, state.lastInstant ?? instant.nanoseconds)
     var position = Position(engine: self, now: now)
     position.walk(through: timeline)
@@ -279,8 +279,8 @@ public struct EngineStateError: Error, Sendable, Hashable, CustomStringConvertib
 extension WorkoutEngine {
   /// The latest instant the engine was given, if any: a state saved at an earlier instant was
   /// not saved by the daemon.
-  public var latestInstant: MonotonicInstant? {
-    state.lastInstant.map { MonotonicInstant(nanoseconds: $0) }
+  public var latestInstant: EngineInstant? {
+    state.lastInstant.map { EngineInstant(nanoseconds: $0) }
   }
 
   /// The engine with every stored instant moved by `offset`: carries a saved state across a

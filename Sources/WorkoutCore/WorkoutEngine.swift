@@ -29,7 +29,7 @@ public struct WorkoutEngine: Sendable {
 
   /// Applies a user action at `instant`, after advancing to it. Returns the cues that became
   /// due, in order, including any the action itself causes (a lap, a finish).
-  public mutating func apply(_ action: WorkoutAction, at instant: MonotonicInstant)
+  public mutating func apply(_ action: WorkoutAction, at instant: EngineInstant)
     throws(ActionRefusal) -> [Cue]
   {
     guard !timeline.segments.isEmpty else {
@@ -78,7 +78,7 @@ public struct WorkoutEngine: Sendable {
 
   /// Moves time forward to `instant` and returns the cues that became due, in order, each
   /// exactly once. An instant earlier than one already seen is treated as that one.
-  public mutating func advance(to instant: MonotonicInstant) -> [Cue] {
+  public mutating func advance(to instant: EngineInstant) -> [Cue] {
     let now = max(instant.nanoseconds, state.lastInstant ?? instant.nanoseconds)
     state.lastInstant = now
     guard state.phase == .running || state.phase == .paused else { return [] }
@@ -87,7 +87,7 @@ public struct WorkoutEngine: Sendable {
 
   /// The next instant at which a displayed second or a cue changes: the daemon sleeps until
   /// then. Nil while idle, paused or finished, and for the clock mode.
-  public var nextDeadline: MonotonicInstant? {
+  public var nextDeadline: EngineInstant? {
     guard state.phase == .running, let now = state.lastInstant else { return nil }
     let second = Self.second
     let time = now - state.origin
@@ -115,7 +115,7 @@ public struct WorkoutEngine: Sendable {
       consider(workoutStart + (floorDivide(time - workoutStart, second) + 1) * second)
     }
     guard best != Int64.max else { return nil }
-    return MonotonicInstant(nanoseconds: now + (best - time))
+    return EngineInstant(nanoseconds: now + (best - time))
   }
 
   // MARK: - Transitions
@@ -242,7 +242,7 @@ public struct WorkoutEngine: Sendable {
         if entry.offset.nanoseconds > local { break }
         let due = now - (local - entry.offset.nanoseconds)
         let cue = Cue(
-          kind: entry.kind, instant: MonotonicInstant(nanoseconds: due), segmentIndex: index,
+          kind: entry.kind, instant: EngineInstant(nanoseconds: due), segmentIndex: index,
           pass: state.pass)
         if now - due <= staleCueLimit.nanoseconds {
           if !announcements.isEmpty && announcementsPosition == nil {
@@ -279,7 +279,7 @@ public struct WorkoutEngine: Sendable {
     // They sound with the first fresh cue after them, or now: stamped when they are delivered.
     let position = announcementsPosition ?? cues.count
     let instant =
-      position < cues.count ? cues[position].instant : MonotonicInstant(nanoseconds: now)
+      position < cues.count ? cues[position].instant : EngineInstant(nanoseconds: now)
     cues.insert(
       contentsOf: kept.map { cue in
         var late = cue
@@ -296,7 +296,7 @@ public struct WorkoutEngine: Sendable {
 
   private func manualCue(_ kind: CueKind, at now: Int64) -> Cue {
     Cue(
-      kind: kind, instant: MonotonicInstant(nanoseconds: now), segmentIndex: state.segmentIndex,
+      kind: kind, instant: EngineInstant(nanoseconds: now), segmentIndex: state.segmentIndex,
       pass: state.pass)
   }
 

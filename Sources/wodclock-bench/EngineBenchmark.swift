@@ -44,7 +44,7 @@ enum EngineBenchmark {
     let step = TimeSpan.milliseconds(10)
     for (name, mode) in plans {
       var engine = try WorkoutEngine(plan: WorkoutPlan(name: name, mode: mode))
-      var now = MonotonicInstant(nanoseconds: 1_000_000_000)
+      var now = EngineInstant(nanoseconds: 1_000_000_000)
       _ = try engine.apply(.start, at: now)
       var cueCount = 0
       let clock = ContinuousClock()

@@ -53,7 +53,7 @@ enum GPIOBenchmark {
     defer { buzzer.stop() }
     let snapshot = try WorkoutEngine(
       plan: WorkoutPlan(name: "bench", mode: .amrap(AMRAPParameters(time: .minutes(10))))
-    ).snapshot(at: MonotonicInstant(nanoseconds: 0))
+    ).snapshot(at: EngineInstant(nanoseconds: 0))
     let poller = try EventPoller()
     let timer = try DeadlineTimer()
     try poller.register(timer.fileDescriptor, token: 1)
@@ -78,7 +78,7 @@ enum GPIOBenchmark {
           pending.removeFirst()
           cues.append(
             Cue(
-              kind: .roundStart(Counter(1, of: 1)), instant: MonotonicInstant(nanoseconds: due),
+              kind: .roundStart(Counter(1, of: 1)), instant: EngineInstant(nanoseconds: due),
               segmentIndex: 0, pass: 0))
           expected += pattern.map { due + $0 }
         }

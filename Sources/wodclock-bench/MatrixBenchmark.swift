@@ -13,9 +13,9 @@ enum MatrixBenchmark {
     var engine = try WorkoutEngine(
       plan: WorkoutPlan(
         name: "EMOM 20", mode: .emom(EMOMParameters(interval: .seconds(60), rounds: 20))))
-    let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+    let start = EngineInstant(nanoseconds: 1_000_000_000)
     _ = try engine.apply(.start, at: start)
-    let at = MonotonicInstant(nanoseconds: 1_000_000_000 + 443_210_000_000)
+    let at = EngineInstant(nanoseconds: 1_000_000_000 + 443_210_000_000)
     _ = engine.advance(to: at)
     let snapshot = engine.snapshot(at: at)
     let renderer = MatrixRenderer(width: 128, height: 64)

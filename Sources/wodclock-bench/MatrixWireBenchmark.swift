@@ -57,9 +57,9 @@ enum MatrixWireBenchmark {
     let origin = (MonotonicClock.now() / second + 1) * second
     var engine = try WorkoutEngine(
       plan: WorkoutPlan(name: "bench", mode: .forTime(ForTimeParameters())))
-    _ = try engine.apply(.start, at: MonotonicInstant(nanoseconds: origin))
+    _ = try engine.apply(.start, at: EngineInstant(nanoseconds: origin))
     func frame(at now: Int64) -> OutputFrame {
-      let instant = MonotonicInstant(nanoseconds: max(origin, now))
+      let instant = EngineInstant(nanoseconds: max(origin, now))
       _ = engine.advance(to: instant)
       var frame = OutputFrame(
         snapshot: engine.snapshot(at: instant), cues: [], tokens: .standard, words: .english,
@@ -68,7 +68,7 @@ enum MatrixWireBenchmark {
       let copy = engine
       frame.preview = FramePreview { later in
         var ahead = copy
-        let at = MonotonicInstant(nanoseconds: later)
+        let at = EngineInstant(nanoseconds: later)
         _ = ahead.advance(to: at)
         return (ahead.snapshot(at: at), civil())
       }

@@ -65,7 +65,7 @@ private func context() -> PluginContext {
 
 private func idleSnapshot() throws -> WorkoutSnapshot {
   try WorkoutEngine(plan: WorkoutPlan(name: "a", mode: .amrap(AMRAPParameters(time: .minutes(1)))))
-    .snapshot(at: MonotonicInstant(nanoseconds: 0))
+    .snapshot(at: EngineInstant(nanoseconds: 0))
 }
 
 /// On-durations and off-gaps of a line's history after its initial value, in milliseconds.
@@ -219,7 +219,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
   ) throws {
     let snapshot = try idleSnapshot()
     let due = cues.map {
-      Cue(kind: $0, instant: MonotonicInstant(nanoseconds: clock.now), segmentIndex: 0, pass: 0)
+      Cue(kind: $0, instant: EngineInstant(nanoseconds: clock.now), segmentIndex: 0, pass: 0)
     }
     try buzzer.render(frame(snapshot, cues: due, at: clock.now, muted: muted, hour: hour))
     while let wake = buzzer.nextWakeUp(after: clock.now), wake <= until {
@@ -269,14 +269,14 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     try buzzer.start(context())
     var engine = try WorkoutEngine(plan: config.presets[0].plan)
     let t = clock.now
-    var cues = try engine.apply(.start, at: MonotonicInstant(nanoseconds: t))
+    var cues = try engine.apply(.start, at: EngineInstant(nanoseconds: t))
     while true {
-      let snapshot = engine.snapshot(at: MonotonicInstant(nanoseconds: clock.now))
+      let snapshot = engine.snapshot(at: EngineInstant(nanoseconds: clock.now))
       try buzzer.render(frame(snapshot, cues: cues, at: clock.now))
       let candidates = [engine.nextDeadline?.nanoseconds, buzzer.nextWakeUp(after: clock.now)]
       guard let next = candidates.compactMap({ $0 }).min() else { break }
       clock.now = next
-      cues = engine.advance(to: MonotonicInstant(nanoseconds: next))
+      cues = engine.advance(to: EngineInstant(nanoseconds: next))
     }
     let heard = pulses(chip.history(of: 18)).map(\.on)
     // Count-in: 2, 1 (its own start is silent), work: long; 3-2-1; rest: long; ... the finish.
@@ -293,7 +293,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     let buzzer = try makeBuzzer(", patterns: {round_start: [400ms, 200ms, 400ms]}")
     let t = clock.now
     let due = Cue(
-      kind: .roundStart(Counter(1, of: 3)), instant: MonotonicInstant(nanoseconds: t),
+      kind: .roundStart(Counter(1, of: 3)), instant: EngineInstant(nanoseconds: t),
       segmentIndex: 0, pass: 0)
     clock.now += ms(250)
     try buzzer.render(frame(try idleSnapshot(), cues: [due], at: t))
@@ -307,7 +307,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
   @Test func aCueRenderedLatePlaysItsWholePatternFromTheRender() throws {
     let buzzer = try makeBuzzer(", patterns: {round_start: [400ms, 200ms, 400ms]}")
     let due = Cue(
-      kind: .roundStart(Counter(1, of: 3)), instant: MonotonicInstant(nanoseconds: clock.now),
+      kind: .roundStart(Counter(1, of: 3)), instant: EngineInstant(nanoseconds: clock.now),
       segmentIndex: 0, pass: 0)
     clock.now += ms(300)
     let t = clock.now
@@ -397,11 +397,11 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     func lit(at offset: Int64) throws -> [Bool?] {
       clock.now = t + offset
       try signal.render(
-        frame(engine.snapshot(at: MonotonicInstant(nanoseconds: clock.now)), at: clock.now))
+        frame(engine.snapshot(at: EngineInstant(nanoseconds: clock.now)), at: clock.now))
       return [chip.outputValue(of: 5), chip.outputValue(of: 6), chip.outputValue(of: 13)]
     }
     #expect(try lit(at: 0) == [false, false, false])
-    _ = try engine.apply(.start, at: MonotonicInstant(nanoseconds: t))
+    _ = try engine.apply(.start, at: EngineInstant(nanoseconds: t))
     #expect(try lit(at: ms(1_000)) == [false, false, true])
     #expect(try lit(at: ms(4_000)) == [true, false, false])
     #expect(try lit(at: ms(9_000)) == [false, true, false])

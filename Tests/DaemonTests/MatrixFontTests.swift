@@ -135,7 +135,7 @@ import WorkoutCore
         path: daemon.configPath, plugins: PluginCatalog.schemas)
     else { throw HarnessError("the test config does not load") }
     let plan = try #require(loaded.configuration.presets.first { $0.name == "emom" }).plan
-    let idle = try WorkoutEngine(plan: plan).snapshot(at: MonotonicInstant(nanoseconds: 0))
+    let idle = try WorkoutEngine(plan: plan).snapshot(at: EngineInstant(nanoseconds: 0))
     return MatrixRenderer(width: width, height: height, font: font).render(
       idle, timeOfDay: TimeOfDay(hour: 12, minute: 0), milliseconds: 0
     ).rgbBytes

@@ -140,7 +140,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
         hotplug: hotplug)
       engine = try WorkoutEngine(
         plan: WorkoutPlan(name: "AMRAP", mode: .amrap(AMRAPParameters(time: .seconds(600)))))
-      _ = try engine.apply(.start, at: MonotonicInstant(nanoseconds: 0))
+      _ = try engine.apply(.start, at: EngineInstant(nanoseconds: 0))
       let logger = Logger(minimumLevel: .debug)
       logger.sink = { [lines] _, line in lines.values.append(line) }
       try output.start(
@@ -150,7 +150,7 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     /// Renders the running AMRAP at `now` and returns the bytes the controller received.
     @discardableResult
     func render(at now: Int64) throws -> [UInt8] {
-      let instant = MonotonicInstant(nanoseconds: now)
+      let instant = EngineInstant(nanoseconds: now)
       _ = engine.advance(to: instant)
       let frame = DaemonTests.frame(engine.snapshot(at: instant), at: now, hour: 10)
       var bytes: [UInt8] = []

@@ -36,7 +36,7 @@ import WorkoutCore
 
   /// An EMOM running since `origin`, seen at `seconds`.
   func frame(_ engine: inout WorkoutEngine, at seconds: Double, now: Int64) -> OutputFrame {
-    let instant = MonotonicInstant(nanoseconds: Int64(seconds * 1e9))
+    let instant = EngineInstant(nanoseconds: Int64(seconds * 1e9))
     _ = engine.advance(to: instant)
     return DaemonTests.frame(engine.snapshot(at: instant), at: now, hour: 10)
   }
@@ -45,7 +45,7 @@ import WorkoutCore
     var engine = try WorkoutEngine(
       plan: WorkoutPlan(
         name: "EMOM", mode: .emom(EMOMParameters(interval: .seconds(60), rounds: 5))))
-    _ = try engine.apply(.start, at: MonotonicInstant(nanoseconds: 0))
+    _ = try engine.apply(.start, at: EngineInstant(nanoseconds: 0))
     return engine
   }
 
@@ -118,7 +118,7 @@ import WorkoutCore
     var current = frame(&engine, at: 5.5, now: 50 * Self.second)
     let boundary = 50 * Self.second + 500_000_000
     var ahead = engine
-    let at6 = MonotonicInstant(nanoseconds: 6 * Self.second)
+    let at6 = EngineInstant(nanoseconds: 6 * Self.second)
     _ = ahead.advance(to: at6)
     let future = ahead.snapshot(at: at6)
     current.nextChange = boundary

@@ -17,9 +17,9 @@ import WorkoutCore
 func sampleMatrixFrame(width: Int = 32, height: Int = 16) throws -> (Framebuffer, [UInt8]) {
   var engine = try WorkoutEngine(
     plan: WorkoutPlan(name: "EMOM", mode: .emom(EMOMParameters(interval: .seconds(60), rounds: 5))))
-  let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+  let start = EngineInstant(nanoseconds: 1_000_000_000)
   _ = try engine.apply(.start, at: start)
-  let now = MonotonicInstant(nanoseconds: 1_000_000_000 + 75_000_000_000)
+  let now = EngineInstant(nanoseconds: 1_000_000_000 + 75_000_000_000)
   _ = engine.advance(to: now)
   let buffer = MatrixRenderer(width: width, height: height).render(
     engine.snapshot(at: now), timeOfDay: TimeOfDay(hour: 9, minute: 0), milliseconds: 0)

@@ -47,7 +47,7 @@ import WorkoutCore
   @Test func theDecisionFollowsTheClocks() throws {
     var engine = try WorkoutEngine(
       plan: WorkoutPlan(name: "amrap", mode: .amrap(AMRAPParameters(time: .minutes(20)))))
-    _ = try engine.apply(.start, at: MonotonicInstant(nanoseconds: 0))
+    _ = try engine.apply(.start, at: EngineInstant(nanoseconds: 0))
     func saved(boot: String, monotonic: Int64, wall: Int64) -> SavedState {
       SavedState(
         version: 1, bootID: boot, savedMonotonic: monotonic, savedEngineInstant: monotonic,
@@ -103,7 +103,7 @@ import WorkoutCore
         configuration: configuration, preset: try #require(configuration.presets.first),
         store: store, logger: logger, timeBase: timeBase)
     }
-    func now() -> MonotonicInstant { timeBase.engineInstant(atMonotonic: MonotonicClock.now()) }
+    func now() -> EngineInstant { timeBase.engineInstant(atMonotonic: MonotonicClock.now()) }
 
     // What the daemon saves: running with laps, paused, finished.
     let directory = try FileSystem.makeTemporaryDirectory(prefix: "wodclock-test-")

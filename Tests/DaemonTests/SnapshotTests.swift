@@ -195,7 +195,7 @@ import WorkoutCore
       return
     }
     let plan = try #require(loaded.configuration.presets.first { $0.name == "emom" }).plan
-    let idle = try WorkoutEngine(plan: plan).snapshot(at: MonotonicInstant(nanoseconds: 0))
+    let idle = try WorkoutEngine(plan: plan).snapshot(at: EngineInstant(nanoseconds: 0))
     for (size, note) in [
       ("64x32", "a preview (no LED-matrix output is configured), 64x32 LEDs, 64x32 pixels"),
       ("128x64", "a preview, 128x64 LEDs, 128x64 pixels"),

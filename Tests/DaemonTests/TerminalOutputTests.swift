@@ -12,7 +12,7 @@ import WorkoutCore
 
 @Suite struct TerminalOutputTests {
   private func frame(at seconds: Int64, engine: WorkoutEngine) -> OutputFrame {
-    let instant = MonotonicInstant(nanoseconds: seconds * 1_000_000_000)
+    let instant = EngineInstant(nanoseconds: seconds * 1_000_000_000)
     return OutputFrame(
       snapshot: engine.snapshot(at: instant), cues: [], tokens: .standard, words: .english,
       clock: ClockSettings(),
@@ -34,7 +34,7 @@ import WorkoutCore
       PluginContext(id: "terminal", logger: logger, speed: 1, claimTerminal: { _ in }))
     var engine = try WorkoutEngine(
       plan: WorkoutPlan(name: "t", mode: .amrap(AMRAPParameters(time: .minutes(20)))))
-    _ = try engine.apply(.start, at: MonotonicInstant(nanoseconds: 0))
+    _ = try engine.apply(.start, at: EngineInstant(nanoseconds: 0))
     // Nobody reads the primary side: the pseudo-terminal's buffer fills after a few frames.
     // Every render must still return at once; the frames that do not fit are dropped.
     for second in 1...400 {

@@ -7,8 +7,8 @@ import WorkoutCore
 /// Instants are offset from a non-zero origin so no test relies on time zero.
 let origin: Int64 = 5_000 * TimeSpan.nanosecondsPerSecond
 
-func at(_ seconds: Double) -> MonotonicInstant {
-  MonotonicInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
+func at(_ seconds: Double) -> EngineInstant {
+  EngineInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
 }
 
 func plan(

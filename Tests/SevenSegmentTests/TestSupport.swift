@@ -82,8 +82,8 @@ func picture(_ frame: SegmentFrame, _ layout: SegmentLayout) -> String {
 /// Instants from a non-zero origin.
 let origin: Int64 = 7_000 * TimeSpan.nanosecondsPerSecond
 
-func at(_ seconds: Double) -> MonotonicInstant {
-  MonotonicInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
+func at(_ seconds: Double) -> EngineInstant {
+  EngineInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
 }
 
 /// A workout driven through the real engine.

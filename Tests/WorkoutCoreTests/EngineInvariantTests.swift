@@ -58,7 +58,7 @@ let samplePlans: [WorkoutMode] = [
       var previousRemaining: Int64?
       for _ in 0..<60 {
         now += Int64.random(in: 0...(4 * TimeSpan.nanosecondsPerSecond), using: &random)
-        let instant = MonotonicInstant(nanoseconds: now)
+        let instant = EngineInstant(nanoseconds: now)
         var cues: [Cue]
         var acted: WorkoutAction?
         if Bool.random(using: &random) {
@@ -110,9 +110,9 @@ let samplePlans: [WorkoutMode] = [
     var wakeUps = 0
     while let deadline = clock.nextDeadline, wakeUps < 2_000 {
       let now = clock.state.lastInstant!
-      let before = clock.snapshot(at: MonotonicInstant(nanoseconds: now))
-      let justBefore = MonotonicInstant(nanoseconds: deadline.nanoseconds - 1)
-      let mid = MonotonicInstant(nanoseconds: (now + deadline.nanoseconds) / 2)
+      let before = clock.snapshot(at: EngineInstant(nanoseconds: now))
+      let justBefore = EngineInstant(nanoseconds: deadline.nanoseconds - 1)
+      let mid = EngineInstant(nanoseconds: (now + deadline.nanoseconds) / 2)
       #expect(clock.snapshot(at: mid).display == before.display)
       #expect(clock.snapshot(at: justBefore).display == before.display)
       #expect(clock.snapshot(at: justBefore).segmentIndex == before.segmentIndex)
@@ -129,14 +129,14 @@ let samplePlans: [WorkoutMode] = [
     var random = SeededGenerator(seed: 24)
     var clock = try engine(.forTime(ForTimeParameters()), countIn: 0)
     var now: Int64 = origin
-    _ = try clock.apply(.start, at: MonotonicInstant(nanoseconds: now))
+    _ = try clock.apply(.start, at: EngineInstant(nanoseconds: now))
     let day = 24 * 3600 * TimeSpan.nanosecondsPerSecond
     var paused: Int64 = 0
     var pausedSince: Int64?
     while now - origin < day {
       now += Int64.random(in: 1_000_000...5_000_000_000, using: &random)
       now = min(now, origin + day)
-      let instant = MonotonicInstant(nanoseconds: now)
+      let instant = EngineInstant(nanoseconds: now)
       if Int.random(in: 0..<2_000, using: &random) == 0 {
         if let since = pausedSince {
           _ = try clock.apply(.resume, at: instant)
@@ -151,7 +151,7 @@ let samplePlans: [WorkoutMode] = [
       }
     }
     if let since = pausedSince { paused += now - since }
-    let final = clock.snapshot(at: MonotonicInstant(nanoseconds: now))
+    let final = clock.snapshot(at: EngineInstant(nanoseconds: now))
     #expect(paused > 0)
     #expect(final.elapsed.nanoseconds == day - paused)
   }
@@ -161,10 +161,10 @@ let samplePlans: [WorkoutMode] = [
     // 864 rounds of 100 s: exactly a day.
     var clock = try engine(.emom(EMOMParameters(interval: .seconds(100), rounds: 864)), countIn: 10)
     var now: Int64 = origin
-    var cues = try clock.apply(.start, at: MonotonicInstant(nanoseconds: now))
+    var cues = try clock.apply(.start, at: EngineInstant(nanoseconds: now))
     while clock.state.phase != .finished {
       now += Int64.random(in: 1_000_000...5_000_000_000, using: &random)
-      cues += clock.advance(to: MonotonicInstant(nanoseconds: now))
+      cues += clock.advance(to: EngineInstant(nanoseconds: now))
     }
     let finish = cues.last!
     #expect(finish.kind == .finish)

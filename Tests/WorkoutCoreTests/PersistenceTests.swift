@@ -272,7 +272,7 @@ private func reachedEngines(_ mode: WorkoutMode) throws -> [WorkoutEngine] {
 /// passing, and a shift to another clock. A state that got through decoding must survive it all.
 private func exercise(_ decoded: WorkoutEngine) {
   var clock = decoded
-  var now = clock.latestInstant ?? MonotonicInstant(nanoseconds: 0)
+  var now = clock.latestInstant ?? EngineInstant(nanoseconds: 0)
   for action in WorkoutAction.allCases + WorkoutAction.allCases {
     now = now + .milliseconds(1_700)
     _ = clock.snapshot(at: now)
@@ -285,7 +285,7 @@ private func exercise(_ decoded: WorkoutEngine) {
   }
   for offset in [Int64.max, .min, StateLimits.time, -StateLimits.time, 1] {
     if let shifted = try? decoded.shiftingInstants(by: TimeSpan(nanoseconds: offset)) {
-      _ = shifted.snapshot(at: shifted.latestInstant ?? MonotonicInstant(nanoseconds: 0))
+      _ = shifted.snapshot(at: shifted.latestInstant ?? EngineInstant(nanoseconds: 0))
       _ = shifted.nextDeadline
     }
   }

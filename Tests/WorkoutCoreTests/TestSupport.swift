@@ -6,8 +6,8 @@
 /// Instants are offset from an arbitrary non-zero origin so no test relies on time zero.
 let origin: Int64 = 1_000 * TimeSpan.nanosecondsPerSecond
 
-func at(_ seconds: Double) -> MonotonicInstant {
-  MonotonicInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
+func at(_ seconds: Double) -> EngineInstant {
+  EngineInstant(nanoseconds: origin + Int64((seconds * 1e9).rounded()))
 }
 
 func seconds(_ value: Double) -> TimeSpan { TimeSpan(nanoseconds: Int64((value * 1e9).rounded())) }

@@ -687,7 +687,7 @@ public final class Daemon {
     // monotonic clock (engine instants run N times faster under --speed).
     let cues = cues.map { cue -> Cue in
       var real = cue
-      real.instant = MonotonicInstant(nanoseconds: timeBase.monotonic(forEngine: cue.instant))
+      real.instant = EngineInstant(nanoseconds: timeBase.monotonic(forEngine: cue.instant))
       return real
     }
     // One frame for every output that has no cues left over from being down.
@@ -767,11 +767,11 @@ public final class Daemon {
   }
 
   /// What the displays show: the workout, or the time of day while idle when so configured.
-  private func displayedSnapshot(at instant: MonotonicInstant) -> WorkoutSnapshot {
+  private func displayedSnapshot(at instant: EngineInstant) -> WorkoutSnapshot {
     displayedSnapshot(host.snapshot(at: instant), at: instant)
   }
 
-  private func displayedSnapshot(_ snapshot: WorkoutSnapshot, at instant: MonotonicInstant)
+  private func displayedSnapshot(_ snapshot: WorkoutSnapshot, at instant: EngineInstant)
     -> WorkoutSnapshot
   {
     guard snapshot.runState == .idle, configuration.clock.idle == .clock else { return snapshot }

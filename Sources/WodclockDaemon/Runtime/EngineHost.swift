@@ -60,12 +60,12 @@ final class EngineHost {
 
   var isActive: Bool { engine.state.phase == .running || engine.state.phase == .paused }
 
-  func snapshot(at instant: MonotonicInstant) -> WorkoutSnapshot {
+  func snapshot(at instant: EngineInstant) -> WorkoutSnapshot {
     inPlace { $0.snapshot(at: instant) }
   }
 
   /// The engine's next deadline.
-  var nextDeadline: MonotonicInstant? { inPlace { $0.nextDeadline } }
+  var nextDeadline: EngineInstant? { inPlace { $0.nextDeadline } }
 
   /// Whether the time of day is on the displays: the clock mode, or nothing started yet while
   /// the idle screen is the clock. Asked on every wake-up, so without building a snapshot.
@@ -83,7 +83,7 @@ final class EngineHost {
 
   /// Applies a user action. Saves the state; records history when the workout ends or is
   /// abandoned.
-  func perform(_ action: WorkoutAction, at instant: MonotonicInstant) throws(ActionRefusal)
+  func perform(_ action: WorkoutAction, at instant: EngineInstant) throws(ActionRefusal)
     -> [Cue]
   {
     let before = engine.state.phase
@@ -107,7 +107,7 @@ final class EngineHost {
   }
 
   /// Moves time forward; a workout that ends by itself is recorded and saved.
-  func advance(to instant: MonotonicInstant) -> [Cue] {
+  func advance(to instant: EngineInstant) -> [Cue] {
     let before = engine.state.phase
     let cues = engine.advance(to: instant)
     if engine.state.phase == .finished && before != .finished {
@@ -119,7 +119,7 @@ final class EngineHost {
   }
 
   /// Loads a preset by name. A running workout is abandoned (and recorded as such).
-  func load(presetNamed name: String, at instant: MonotonicInstant) throws(HostError) {
+  func load(presetNamed name: String, at instant: EngineInstant) throws(HostError) {
     guard let next = configuration.preset(named: name) else {
       let names = configuration.presets.map(\.name)
       throw HostError(
@@ -140,7 +140,7 @@ final class EngineHost {
 
   /// Takes a new, valid configuration. A running workout keeps running on its plan; an idle
   /// one picks up the preset's new definition.
-  func replaceConfiguration(_ next: WodclockConfiguration, at instant: MonotonicInstant) {
+  func replaceConfiguration(_ next: WodclockConfiguration, at instant: EngineInstant) {
     configuration = next
     guard !isActive else { return }
     let chosen = next.preset(named: preset.name) ?? Self.initialPreset(next)
@@ -181,7 +181,7 @@ final class EngineHost {
         restored = try restored.shiftingInstants(by: TimeSpan(nanoseconds: offset))
       case .restorePaused:
         if restored.state.phase == .running {
-          _ = try? restored.apply(.pause, at: MonotonicInstant(nanoseconds: savedEngine))
+          _ = try? restored.apply(.pause, at: EngineInstant(nanoseconds: savedEngine))
         }
         // Both are within ±2^61 (the saved one was checked on load).
         restored = try restored.shiftingInstants(by: TimeSpan(nanoseconds: nowEngine - savedEngine))
@@ -199,7 +199,7 @@ final class EngineHost {
   }
 
   /// Writes the state file, after any finished workout still waiting for the history.
-  func save(at instant: MonotonicInstant) {
+  func save(at instant: EngineInstant) {
     guard let store else { return }
     writeUnwrittenHistory()
     let wall = WallClock.now()

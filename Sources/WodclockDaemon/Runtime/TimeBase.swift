@@ -9,13 +9,13 @@ struct TimeBase {
   let origin: Int64
   let speed: Int64
 
-  func engineInstant(atMonotonic monotonic: Int64) -> MonotonicInstant {
-    MonotonicInstant(nanoseconds: origin + (monotonic - origin) * speed)
+  func engineInstant(atMonotonic monotonic: Int64) -> EngineInstant {
+    EngineInstant(nanoseconds: origin + (monotonic - origin) * speed)
   }
 
   /// The first monotonic instant at which the engine reaches `instant` (rounded up, so the
   /// daemon never wakes a nanosecond early).
-  func monotonic(forEngine instant: MonotonicInstant) -> Int64 {
+  func monotonic(forEngine instant: EngineInstant) -> Int64 {
     let offset = instant.nanoseconds - origin
     let quotient = offset / speed
     return origin + (offset % speed > 0 ? quotient + 1 : quotient)
