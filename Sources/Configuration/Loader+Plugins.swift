@@ -118,9 +118,23 @@ extension Loader {
     }
 
     var crossBag = DiagnosticBag()
-    schema.crossCheck(settings, &crossBag)
+    let claims: [ResourceClaim]
+    let references: [ControlReference]
+    do {
+      try schema.crossCheck(settings, &crossBag)
+      claims = try schema.claims(settings)
+      references = try schema.controls(settings)
+    } catch {
+      // The checks read a setting the schema does not list: a fault of the plugin kind, not
+      // of the file, still said rather than trapped.
+      checker.bag.append(contentsOf: crossBag.diagnostics)
+      checker.error(
+        "\(name) cannot be checked: \(error)", at: mapping.range,
+        hint: "the '\(kind)' plugin kind is at fault, not the file; please report it")
+      return nil
+    }
     checker.bag.append(contentsOf: crossBag.diagnostics)
-    for claim in schema.claims(settings) {
+    for claim in claims {
       let identity = ResourceClaim.Identity(kind: claim.kind, identity: claim.identity)
       let range = settings.locations[claim.key] ?? mapping.range
       if let first = instances.claims[identity] {
@@ -135,7 +149,7 @@ extension Loader {
         instances.claims[identity] = (id, range)
       }
     }
-    for reference in schema.controls(settings)
+    for reference in references
     where !controlNames.contains(reference.name) && !controlNamesMayBeIncomplete {
       checker.error(
         "\(name) uses control '\(reference.name)', which 'controls' does not define",

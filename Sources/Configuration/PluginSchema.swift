@@ -22,25 +22,28 @@ public struct PluginSchema: Sendable {
   public var direction: Direction
   /// One line for error messages and `--help`.
   public var summary: String
-  /// The keys of the section besides `type` and `id`, in the order `--print-config` writes them.
+  /// The keys of the section besides `type` and `id`, in the order `--print-config` writes them:
+  /// the `spec` of each `Setting` the kind declares and reads.
   public var settings: [SettingSpec]
   /// Checks across keys (a line needed when another key is set ...). Runs only when every key
-  /// parsed; reports through the same diagnostics.
-  public var crossCheck: @Sendable (PluginSettings, inout DiagnosticBag) -> Void
+  /// parsed; reports through the same diagnostics. Like `claims` and `controls` it reads the
+  /// settings typed, which throws only if it reads a setting the schema does not list.
+  public var crossCheck: @Sendable (PluginSettings, inout DiagnosticBag) throws -> Void
   /// Hardware this instance takes (a GPIO line, a serial device): two instances claiming the
   /// same resource is a config error at the second one.
-  public var claims: @Sendable (PluginSettings) -> [ResourceClaim]
+  public var claims: @Sendable (PluginSettings) throws -> [ResourceClaim]
   /// The control names this instance operates (a button's `control:`): each must be defined in
   /// `controls:`, or the button would do nothing.
-  public var controls: @Sendable (PluginSettings) -> [ControlReference]
+  public var controls: @Sendable (PluginSettings) throws -> [ControlReference]
 
   /// Creates a schema; without `crossCheck` and `claims` the kind has no checks across keys and
   /// takes no hardware for itself.
   public init(
     kind: String, direction: Direction, summary: String, settings: [SettingSpec],
-    crossCheck: @escaping @Sendable (PluginSettings, inout DiagnosticBag) -> Void = { _, _ in },
-    claims: @escaping @Sendable (PluginSettings) -> [ResourceClaim] = { _ in [] },
-    controls: @escaping @Sendable (PluginSettings) -> [ControlReference] = { _ in [] }
+    crossCheck:
+      @escaping @Sendable (PluginSettings, inout DiagnosticBag) throws -> Void = { _, _ in },
+    claims: @escaping @Sendable (PluginSettings) throws -> [ResourceClaim] = { _ in [] },
+    controls: @escaping @Sendable (PluginSettings) throws -> [ControlReference] = { _ in [] }
   ) {
     self.kind = kind
     self.direction = direction
@@ -146,29 +149,9 @@ public struct PluginSettings: Sendable, Equatable {
     self.locations = locations
   }
 
-  /// The value of `key`, if the schema has it.
+  /// The value of `key`, if the schema has it. Plugins read their settings typed, through the
+  /// `Setting` that declares each (`settings[Self.width]`); this is for the loader and printer.
   public subscript(key: String) -> SettingValue? { values.first { $0.key == key }?.value }
-
-  /// The value of a boolean setting.
-  public func bool(_ key: String) -> Bool? {
-    if case .boolean(let value)? = self[key] { return value }
-    return nil
-  }
-  /// The value of an integer setting.
-  public func integer(_ key: String) -> Int? {
-    if case .integer(let value)? = self[key] { return value }
-    return nil
-  }
-  /// The value of a string or choice setting.
-  public func string(_ key: String) -> String? {
-    if case .string(let value)? = self[key] { return value }
-    return nil
-  }
-  /// The value of a duration setting.
-  public func duration(_ key: String) -> TimeSpan? {
-    if case .duration(let value)? = self[key] { return value }
-    return nil
-  }
 }
 
 /// A piece of hardware a plugin instance takes for itself.

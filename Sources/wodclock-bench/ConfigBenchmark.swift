@@ -3,25 +3,10 @@
 
 import ConfigFormat
 import Configuration
+import WodclockDaemon
 import WorkoutCore
 
 enum ConfigBenchmark {
-  /// Plugin kinds like the daemon's, so the generated inputs and outputs are checked too.
-  static let plugins = [
-    PluginSchema(
-      kind: "terminal", direction: .output, summary: "terminal view",
-      settings: [
-        SettingSpec(
-          "color", .choice(["auto", "always", "never"]), default: .string("auto"), "colours")
-      ]),
-    PluginSchema(
-      kind: "log", direction: .output, summary: "journal lines",
-      settings: [SettingSpec("cues", .boolean, default: .boolean(true), "log cues")]),
-    PluginSchema(
-      kind: "keyboard", direction: .input, summary: "keyboard",
-      settings: [SettingSpec("confirm_reset", .boolean, default: .boolean(true), "confirm reset")]),
-  ]
-
   /// A config with `count` presets cycling through every mode, nested sequences and tempo
   /// sets among them.
   static func generate(presets count: Int) -> String {
@@ -107,7 +92,10 @@ enum ConfigBenchmark {
     for _ in 0..<9 {
       var result: ConfigurationLoadResult?
       let elapsed = clock.measure {
-        result = ConfigurationLoader.load(text: text, file: "bench.yaml", plugins: plugins)
+        // The daemon's plugin kinds, so the generated inputs and outputs are checked as it
+        // checks them.
+        result = ConfigurationLoader.load(
+          text: text, file: "bench.yaml", plugins: PluginCatalog.schemas)
       }
       guard let result, result.configuration?.presets.count == 1000, result.diagnostics.isEmpty
       else {

@@ -26,20 +26,6 @@ enum GPIOBenchmark {
     }
   }
 
-  static func instance(_ kind: String, _ entry: String) throws -> PluginInstance {
-    let text = """
-      presets:
-        bench: {mode: amrap, time: 10m}
-      \(kind): [\(entry)]
-      """
-    let result = ConfigurationLoader.load(
-      text: text, file: "bench.yaml", plugins: PluginCatalog.schemas)
-    guard let configuration = result.configuration else {
-      throw PluginError(result.diagnostics.map(\.message).joined(separator: "; "))
-    }
-    return kind == "inputs" ? configuration.inputs[0] : configuration.outputs[0]
-  }
-
   /// `chip` as the plugins' only chip, opened by spec as the kernel's would be.
   static func chipSource(_ chip: FakeGPIOChip) -> GPIOChipSource {
     let chips = FakeGPIOChips([chip])
@@ -65,8 +51,8 @@ enum GPIOBenchmark {
   /// loop, as in the daemon's wake-up figures.
   static func runBuzzer() throws {
     let chip = FakeGPIOChip.raspberryPi()
-    let buzzer = GPIOBuzzerOutput(
-      instance: try instance(
+    let buzzer = try GPIOBuzzerOutput(
+      instance: try pluginInstance(
         "outputs",
         "{type: gpio-buzzer, line: GPIO18, patterns: {round_start: [10ms, 10ms, 10ms, 10ms, 10ms]}}"
       ), source: chipSource(chip))
@@ -138,8 +124,8 @@ enum GPIOBenchmark {
   /// Release edges to decided presses: 60 taps, 200 ms apart, with a 30 ms debounce.
   static func runButton() throws {
     let chip = FakeGPIOChip.raspberryPi()
-    let input = GPIOButtonInput(
-      instance: try instance(
+    let input = try GPIOButtonInput(
+      instance: try pluginInstance(
         "inputs", "{type: gpio-button, buttons: [{line: GPIO17, control: start, debounce: 30ms}]}"
       ), source: chipSource(chip))
     try input.start(context())

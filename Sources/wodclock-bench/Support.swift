@@ -1,15 +1,34 @@
 // SPDX-License-Identifier: MIT
-// What the daemon benchmarks share: errors, Ctrl-C handling, percentiles (scratch directories
-// are the tests' `ScratchDirectory`).
+// What the daemon benchmarks share: errors, Ctrl-C handling, percentiles, plugins made from a
+// config entry (scratch directories are the tests' `ScratchDirectory`).
 
+import ConfigFormat
+import Configuration
 import Glibc
 import HardwareKit
 import Synchronization
+import WodclockDaemon
 
 /// A benchmark that cannot go on, with a message for the person running it.
 struct BenchmarkError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
+}
+
+/// The plugin instance of one entry under `section` (`inputs` or `outputs`), written as in a
+/// config file and checked by the daemon's loader and schemas, as the daemon gets it.
+func pluginInstance(_ section: String, _ entry: String) throws -> PluginInstance {
+  let text = """
+    presets:
+      bench: {mode: amrap, time: 10m}
+    \(section): [\(entry)]
+    """
+  let result = ConfigurationLoader.load(
+    text: text, file: "bench.yaml", plugins: PluginCatalog.schemas)
+  guard let configuration = result.configuration else {
+    throw BenchmarkError(result.diagnostics.map(\.message).joined(separator: "; "))
+  }
+  return section == "inputs" ? configuration.inputs[0] : configuration.outputs[0]
 }
 
 /// Ctrl-C, SIGTERM and SIGHUP while a benchmark runs.

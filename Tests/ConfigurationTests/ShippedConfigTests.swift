@@ -47,7 +47,7 @@ struct ShippedConfigTests {
       ])
     #expect(config.inputs.isEmpty)
     #expect(config.outputs.map(\.id) == ["log"])
-    #expect(config.outputs[0].settings.bool("cues") == true)
+    #expect(config.outputs[0].settings["cues"] == .boolean(true))
   }
 
   @Test("tokens: the shipped file spells out exactly the built-in tokens")

@@ -42,8 +42,9 @@ enum TestPlugins {
         default: .duration(.seconds(1)), "a long press lasts at least this"),
     ],
     crossCheck: { settings, bag in
-      if let debounce = settings.duration("debounce"), let hold = settings.duration("hold"),
-        debounce >= hold, let location = settings.locations["hold"]
+      if case .duration(let debounce)? = settings["debounce"],
+        case .duration(let hold)? = settings["hold"], debounce >= hold,
+        let location = settings.locations["hold"]
       {
         bag.error(
           "'hold' must be longer than 'debounce'", at: location,
@@ -51,7 +52,7 @@ enum TestPlugins {
       }
     },
     claims: { settings in
-      guard let line = settings.string("line") else { return [] }
+      guard case .string(let line)? = settings["line"] else { return [] }
       // GPIO17, gpio17 and 17 are the same line.
       var identity = line.lowercased()
       if identity.hasPrefix("gpio") { identity.removeFirst(4) }

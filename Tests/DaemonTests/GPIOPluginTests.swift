@@ -14,7 +14,7 @@ import WorkoutCore
 
 extension GPIOChipSource {
   /// In-memory `chips`, found by path, name, label or number as the kernel's are.
-  fileprivate static func fake(_ chips: [FakeGPIOChip]) -> GPIOChipSource {
+  static func fake(_ chips: [FakeGPIOChip]) -> GPIOChipSource {
     let fakes = FakeGPIOChips(chips)
     return GPIOChipSource(open: fakes.open, chipNames: fakes.names)
   }
@@ -90,7 +90,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 
   private func makeInput(_ entry: String) throws -> GPIOButtonInput {
     let config = try configuration(inputs: "[\(entry)]")
-    let input = GPIOButtonInput(instance: config.inputs[0], source: .fake([chip]))
+    let input = try GPIOButtonInput(instance: config.inputs[0], source: .fake([chip]))
     try input.start(context())
     return input
   }
@@ -190,7 +190,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     chip.occupy(17, consumer: "other-program")
     let config = try configuration(
       inputs: "[{type: gpio-button, buttons: [{line: GPIO17, control: start}]}]")
-    let input = GPIOButtonInput(instance: config.inputs[0], source: .fake([chip]))
+    let input = try GPIOButtonInput(instance: config.inputs[0], source: .fake([chip]))
     #expect(throws: GPIOError.self) { try input.start(context()) }
     #expect(chip.requestCount == 0)
   }
@@ -208,7 +208,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
   private func makeBuzzer(_ settings: String = "") throws -> GPIOBuzzerOutput {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: GPIO18\(settings)}]")
     let clock = self.clock
-    let buzzer = GPIOBuzzerOutput(
+    let buzzer = try GPIOBuzzerOutput(
       instance: config.outputs[0], source: .fake([chip]), clock: { clock.now })
     try buzzer.start(context())
     return buzzer
@@ -264,7 +264,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
   @Test func aWholeWorkoutBeepsThreeTwoOneLongAtSegmentsAndFinishes() throws {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: GPIO18}]")
     let clock = self.clock
-    let buzzer = GPIOBuzzerOutput(
+    let buzzer = try GPIOBuzzerOutput(
       instance: config.outputs[0], source: .fake([chip]), clock: { clock.now })
     try buzzer.start(context())
     var engine = try WorkoutEngine(plan: config.presets[0].plan)
@@ -366,7 +366,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
   // Called as `--safe-outputs` calls it: on the output contract, not on the concrete class.
   @Test func driveSafeSetsTheLineOffWithoutStarting() throws {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: GPIO18}]")
-    let buzzer: any OutputPlugin = GPIOBuzzerOutput(
+    let buzzer: any OutputPlugin = try GPIOBuzzerOutput(
       instance: config.outputs[0], source: .fake([chip]), clock: { 0 })
     #expect(try buzzer.driveSafe() == .driven("off: line GPIO18 driven low"))
     #expect(chip.history(of: 18).map(\.value) == [false])
@@ -375,7 +375,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
 
   @Test func driveSafeReportsAChipItCannotReach() throws {
     let config = try configuration(outputs: "[{type: gpio-buzzer, line: 18, chip: gpiochip7}]")
-    let buzzer: any OutputPlugin = GPIOBuzzerOutput(
+    let buzzer: any OutputPlugin = try GPIOBuzzerOutput(
       instance: config.outputs[0], source: .fake([chip]), clock: { 0 })
     #expect(throws: GPIOError.self) { try buzzer.driveSafe() }
   }
@@ -387,7 +387,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     let chip = FakeGPIOChip.raspberryPi(clock: { clock.now })
     let config = try configuration(
       outputs: "[{type: gpio-signal, lines: {work: GPIO5, rest: GPIO6, get_ready: GPIO13}}]")
-    let signal = GPIOSignalOutput(instance: config.outputs[0], source: .fake([chip]))
+    let signal = try GPIOSignalOutput(instance: config.outputs[0], source: .fake([chip]))
     try signal.start(context())
     var engine = try WorkoutEngine(plan: config.presets[0].plan)
     let t = clock.now
@@ -416,7 +416,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     let config = try configuration(
       outputs:
         "[{type: gpio-signal, active_low: true, lines: {work: GPIO5, rest: GPIO6, paused: GPIO5}}]")
-    let signal: any OutputPlugin = GPIOSignalOutput(
+    let signal: any OutputPlugin = try GPIOSignalOutput(
       instance: config.outputs[0], source: .fake([chip]))
     #expect(try signal.driveSafe() == .driven("lamps off: lines GPIO5, GPIO6 driven high"))
     #expect(chip.history(of: 5).map(\.value) == [false])

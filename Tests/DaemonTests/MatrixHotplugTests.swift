@@ -128,18 +128,15 @@ final class FakeSerialMonitor: SerialHotplugMonitor {
     ) throws {
       self.controller = controller
       let link = controller.link
-      let settings = PluginSettings(
-        values: [
-          KeyedSetting(key: "width", value: .integer(32)),
-          KeyedSetting(key: "height", value: .integer(16)),
-          KeyedSetting(key: "gamma", value: .string("1")),
-          KeyedSetting(key: "startup_delay", value: .duration(startupDelay)),
-        ], locations: [:])
+      let instance = try pluginInstance(
+        .output,
+        "{type: serial-matrix, id: matrix, device: \(link), baud: 1000000, width: 32, "
+          + "height: 16, gamma: 1, startup_delay: \(DurationText.format(startupDelay))}")
       let hotplug = SerialHotplug(
         selector: .path(link), isAvailable: { monitor != nil },
         makeMonitor: { try monitor!() }, resolvedPath: { InputDevices.resolve(link) })
       output = try MatrixOutput(
-        id: "matrix", kind: "serial-matrix", settings: settings,
+        instance: instance,
         transport: { SerialMatrixTransport(path: { link }, baud: 1_000_000, framing: .adalight) },
         hotplug: hotplug)
       engine = try WorkoutEngine(

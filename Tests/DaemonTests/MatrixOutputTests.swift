@@ -21,21 +21,15 @@ import WorkoutCore
 @Suite(.serialized) struct MatrixOutputTests {
   static let second: Int64 = 1_000_000_000
 
-  func settings(baud: Int = 115_200) -> PluginSettings {
-    PluginSettings(
-      values: [
-        KeyedSetting(key: "width", value: .integer(32)),
-        KeyedSetting(key: "height", value: .integer(16)),
-        KeyedSetting(key: "baud", value: .integer(baud)),
-        KeyedSetting(key: "gamma", value: .string("1")),
-        KeyedSetting(key: "max_current_ma", value: .integer(0)),
-        KeyedSetting(key: "startup_delay", value: .duration(.zero)),
-      ], locations: [:])
-  }
-
+  /// A 32×16 matrix without gamma correction or a current cap, so the frames are the renderer's
+  /// pixels, sending from the open on; its transport stands in for the device named.
   func makeOutput(path: @escaping () -> String, baud: Int = 115_200) throws -> MatrixOutput {
-    try MatrixOutput(
-      id: "matrix", kind: "serial-matrix", settings: settings(baud: baud),
+    let instance = try pluginInstance(
+      .output,
+      "{type: serial-matrix, id: matrix, device: /dev/ttyACM0, baud: \(baud), width: 32, "
+        + "height: 16, gamma: 1, max_current_ma: 0, startup_delay: 0s}")
+    return try MatrixOutput(
+      instance: instance,
       transport: {
         SerialMatrixTransport(path: { path() }, baud: baud, framing: .adalight)
       })

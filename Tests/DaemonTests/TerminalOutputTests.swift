@@ -26,12 +26,9 @@ import WorkoutCore
   func aTerminalThatStopsReadingCostsFramesNotTheLoop() throws {
     let terminal = try PseudoTerminal.open()
     defer { try? terminal.close() }
-    let instance = PluginInstance(
-      kind: "terminal", id: "terminal",
-      settings: PluginSettings(
-        values: [KeyedSetting(key: "color", value: .string("always"))], locations: [:]),
-      location: SourceLocation(file: "test", line: 1, column: 1))
-    let output = TerminalOutput(instance: instance, output: terminal.secondary)
+    let output = try TerminalOutput(
+      instance: pluginInstance(.output, "{type: terminal, color: always}"),
+      output: terminal.secondary)
     let logger = Logger()
     try output.start(
       PluginContext(id: "terminal", logger: logger, speed: 1, claimTerminal: { _ in }))

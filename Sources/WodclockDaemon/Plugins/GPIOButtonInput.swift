@@ -22,6 +22,30 @@ public final class GPIOButtonInput: InputPlugin {
     var debounce: Int64
     var longPress: Int64
     var control: String
+
+    /// One entry of `buttons:`.
+    init(section: PluginSettings) throws(SettingReadError) {
+      line = try section[ButtonSetting.line]
+      chip = try section[ButtonSetting.chip]
+      activeLow = try section[ButtonSetting.activeLow]
+      bias = try section[ButtonSetting.bias]
+      debounce = try section[ButtonSetting.debounce].nanoseconds
+      longPress = try section[ButtonSetting.longPress].nanoseconds
+      control = try section[ButtonSetting.control]
+    }
+  }
+
+  /// One entry of `combinations:`, as written: the buttons by their lines.
+  struct CombinationEntry: Equatable {
+    var lines: [String]
+    var control: String
+    var hold: TimeSpan
+
+    init(section: PluginSettings) throws(SettingReadError) {
+      lines = try section[CombinationSetting.lines]
+      control = try section[CombinationSetting.control]
+      hold = try section[CombinationSetting.hold]
+    }
   }
 
   struct Combination: Equatable {
@@ -38,7 +62,7 @@ public final class GPIOButtonInput: InputPlugin {
   }
 
   public let id: String
-  public let kind = "gpio-button"
+  public let kind = GPIOButtonInput.kindName
   let buttons: [Button]
   let combinations: [Combination]
   private let source: GPIOChipSource
@@ -46,81 +70,95 @@ public final class GPIOButtonInput: InputPlugin {
   private var bank: ButtonBank?
   private var context: PluginContext?
 
-  static let biasChoices: [(String, GPIOBias)] = [
-    ("pull-up", .pullUp), ("pull-down", .pullDown), ("disabled", .disabled), ("as-is", .asIs),
-  ]
+  public static let kindName = "gpio-button"
 
-  static let buttonSpecs: [SettingSpec] = [
-    SettingSpec("line", .string, default: nil, "GPIO line: an offset (17) or a name (GPIO17)"),
-    SettingSpec("control", .string, default: nil, "the control it operates (see controls:)"),
-    SettingSpec(
-      "chip", .string, default: .string(GPIOLines.automatic),
-      "auto finds the chip with the named line (or the Pi header's); or a path, name or label"),
-    SettingSpec(
-      "active_low", .boolean, default: .boolean(true), "pressed pulls the line low (to ground)"),
-    SettingSpec(
-      "bias", .choice(biasChoices.map(\.0)), default: .string("pull-up"),
-      "the line's pull resistor: pull-up, pull-down, disabled or as-is"),
-    SettingSpec(
-      "debounce", .duration(.milliseconds(0)...(.seconds(1))),
-      default: .duration(.milliseconds(30)), "a change counts once the line has settled this long"
-    ),
-    SettingSpec(
-      "long_press", .duration(.milliseconds(100)...(.seconds(30))),
-      default: .duration(.milliseconds(800)), "held this long is a long press"),
-  ]
+  /// The keys of one entry of `buttons:`.
+  enum ButtonSetting {
+    static let line = Setting(
+      "line", .string, default: nil, "GPIO line: an offset (17) or a name (GPIO17)")
+    static let control = Setting(
+      "control", .string, default: nil, "the control it operates (see controls:)")
+    static let chip = Setting(
+      "chip", .string, default: GPIOLines.automatic,
+      "auto finds the chip with the named line (or the Pi header's); or a path, name or label")
+    static let activeLow = Setting(
+      "active_low", .boolean, default: true, "pressed pulls the line low (to ground)")
+    static let bias = Setting(
+      "bias",
+      .choice(among: [
+        ("pull-up", GPIOBias.pullUp), ("pull-down", .pullDown), ("disabled", .disabled),
+        ("as-is", .asIs),
+      ]), default: .pullUp, "the line's pull resistor: pull-up, pull-down, disabled or as-is")
+    static let debounce = Setting(
+      "debounce", .duration(.milliseconds(0)...(.seconds(1))), default: .milliseconds(30),
+      "a change counts once the line has settled this long")
+    static let longPress = Setting(
+      "long_press", .duration(.milliseconds(100)...(.seconds(30))), default: .milliseconds(800),
+      "held this long is a long press")
 
-  static let combinationSpecs: [SettingSpec] = [
-    SettingSpec("lines", .list(.string), default: nil, "the two buttons' lines, as written above"),
-    SettingSpec("control", .string, default: nil, "the control whose press it is"),
-    SettingSpec(
-      "hold", .duration(.milliseconds(100)...(.seconds(30))), default: .duration(.seconds(2)),
-      "both held together this long"),
-  ]
+    static let all = [
+      line.spec, control.spec, chip.spec, activeLow.spec, bias.spec, debounce.spec,
+      longPress.spec,
+    ]
+  }
+
+  /// The keys of one entry of `combinations:`.
+  enum CombinationSetting {
+    static let lines = Setting(
+      "lines", .list(.string), default: nil, "the two buttons' lines, as written above")
+    static let control = Setting(
+      "control", .string, default: nil, "the control whose press it is")
+    static let hold = Setting(
+      "hold", .duration(.milliseconds(100)...(.seconds(30))), default: .seconds(2),
+      "both held together this long")
+
+    static let all = [lines.spec, control.spec, hold.spec]
+  }
+
+  static let buttons = Setting(
+    "buttons", .list(.section(ButtonSetting.all, read: Button.init(section:))), default: nil,
+    "one entry per button")
+  static let combinations = Setting(
+    "combinations", .list(.section(CombinationSetting.all, read: CombinationEntry.init(section:))),
+    default: [], "two buttons held together; they then give up their own press and long press")
 
   public static let schema = PluginSchema(
-    kind: "gpio-button", direction: .input,
+    kind: kindName, direction: .input,
     summary: "push buttons on GPIO lines: press, long press, two-button combinations",
-    settings: [
-      SettingSpec("buttons", .list(.section(buttonSpecs)), default: nil, "one entry per button"),
-      SettingSpec(
-        "combinations", .list(.section(combinationSpecs)), default: .list([]),
-        "two buttons held together; they then give up their own press and long press"),
-    ],
+    settings: [buttons.spec, combinations.spec],
     crossCheck: crossCheck,
     claims: { settings in
-      settings.sections("buttons").map { button in
+      try settings[buttons].map { button in
         ResourceClaim(
-          kind: "GPIO line",
-          identity: GPIOLines.identity(chip: button.string("chip"), line: button.string("line")),
-          key: "buttons")
+          kind: "GPIO line", identity: GPIOLines.identity(chip: button.chip, line: button.line),
+          key: buttons.name)
       }
     },
     controls: { settings in
-      settings.sections("buttons").map {
-        ControlReference(name: $0.string("control"), key: "buttons")
+      try settings[buttons].map {
+        ControlReference(name: $0.control, key: buttons.name)
       }
-        + settings.sections("combinations").map {
-          ControlReference(name: $0.string("control"), key: "combinations")
+        + settings[combinations].map {
+          ControlReference(name: $0.control, key: combinations.name)
         }
     })
 
-  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
-    let range = settings.location("buttons")
-    let buttons = settings.sections("buttons")
-    if buttons.isEmpty {
+  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) throws {
+    let range = settings.range(of: buttons)
+    let entries = try settings[buttons]
+    if entries.isEmpty {
       bag.error(
         "'buttons' lists no buttons", at: range,
         hint: "add '- {line: GPIO17, control: start}'")
     }
-    for button in buttons {
-      GPIOLines.checkLine(button.string("line"), at: range, &bag)
-      GPIOLines.checkChip(button.string("chip"), at: range, &bag)
+    for button in entries {
+      GPIOLines.checkLine(button.line, at: range, &bag)
+      GPIOLines.checkChip(button.chip, at: range, &bag)
     }
-    let written = buttons.map { $0.string("line") }
-    let comboRange = settings.location("combinations")
-    for combination in settings.sections("combinations") {
-      let named = combination.strings("lines")
+    let written = entries.map(\.line)
+    let comboRange = settings.range(of: combinations)
+    for combination in try settings[combinations] {
+      let named = combination.lines
       guard named.count == 2, named[0] != named[1] else {
         bag.error(
           "a combination needs two different buttons, found \(named.count == 2 ? "one twice" : "\(named.count)")",
@@ -140,27 +178,18 @@ public final class GPIOButtonInput: InputPlugin {
   }
 
   /// Creates the input from its config entry; `source` gives the chips (tests pass fakes).
-  public init(instance: PluginInstance, source: GPIOChipSource = .system) {
+  public init(instance: PluginInstance, source: GPIOChipSource = .system) throws {
     id = instance.id
     self.source = source
-    let sections = instance.settings.sections("buttons")
-    buttons = sections.map { section in
-      Button(
-        line: section.string("line"), chip: section.string("chip"),
-        activeLow: section.bool("active_low"),
-        bias: Self.biasChoices.first { $0.0 == section.string("bias") }?.1 ?? .pullUp,
-        debounce: section.nanoseconds("debounce"), longPress: section.nanoseconds("long_press"),
-        control: section.string("control"))
-    }
+    buttons = try instance.settings[Self.buttons]
     let lines = buttons.map(\.line)
-    combinations = instance.settings.sections("combinations").compactMap { section in
-      let named = section.strings("lines")
+    combinations = try instance.settings[Self.combinations].compactMap { entry in
+      let named = entry.lines
       guard named.count == 2, let first = lines.firstIndex(of: named[0]),
         let second = lines.firstIndex(of: named[1]), first != second
       else { return nil }
       return Combination(
-        first: first, second: second, hold: section.nanoseconds("hold"),
-        control: section.string("control"))
+        first: first, second: second, hold: entry.hold.nanoseconds, control: entry.control)
     }
   }
 

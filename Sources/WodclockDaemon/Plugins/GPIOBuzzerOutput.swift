@@ -15,7 +15,7 @@ import WorkoutCore
 /// A buzzer or horn on a GPIO line.
 public final class GPIOBuzzerOutput: OutputPlugin {
   public let id: String
-  public let kind: String
+  public let kind = GPIOBuzzerOutput.kindName
   let line: String
   let chip: String
   let activeLow: Bool
@@ -29,28 +29,34 @@ public final class GPIOBuzzerOutput: OutputPlugin {
   private var limit: OnTimeLimit
   private var context: PluginContext?
 
+  public static let kindName = "gpio-buzzer"
+
   static let durationRange = TimeSpan.milliseconds(0)...TimeSpan.seconds(60)
 
+  static let line = Setting(
+    "line", .string, default: nil, "GPIO line: an offset (18) or a name (GPIO18)")
+  static let chip = Setting(
+    "chip", .string, default: GPIOLines.automatic,
+    "auto finds the chip with the named line (or the Pi header's); or a path, name or label")
+  static let activeLow = Setting(
+    "active_low", .boolean, default: false,
+    "the buzzer sounds when the line is low (some relay boards)")
+  static let patterns = Setting(
+    "patterns", .map(.oneOrList(.duration(durationRange))), default: [],
+    "per cue, on/off/on... durations replacing the standard ones; [] silences a cue")
+  static let maxOnTime = Setting(
+    "max_on_time", .duration(.milliseconds(100)...(.seconds(30))), default: .seconds(3),
+    "no pattern or fault keeps it on longer than this")
+  static let quietHours = Setting(
+    "quiet_hours", .list(.string), default: [],
+    "times of day it stays silent, such as [\"21:00-07:00\"]")
+
   public static let schema = PluginSchema(
-    kind: "gpio-buzzer", direction: .output,
+    kind: kindName, direction: .output,
     summary: "an active buzzer or a horn relay on a GPIO line, beeping the cues",
     settings: [
-      SettingSpec("line", .string, default: nil, "GPIO line: an offset (18) or a name (GPIO18)"),
-      SettingSpec(
-        "chip", .string, default: .string(GPIOLines.automatic),
-        "auto finds the chip with the named line (or the Pi header's); or a path, name or label"),
-      SettingSpec(
-        "active_low", .boolean, default: .boolean(false),
-        "the buzzer sounds when the line is low (some relay boards)"),
-      SettingSpec(
-        "patterns", .map(.oneOrList(.duration(durationRange))), default: .map([]),
-        "per cue, on/off/on... durations replacing the standard ones; [] silences a cue"),
-      SettingSpec(
-        "max_on_time", .duration(.milliseconds(100)...(.seconds(30))),
-        default: .duration(.seconds(3)), "no pattern or fault keeps it on longer than this"),
-      SettingSpec(
-        "quiet_hours", .list(.string), default: .list([]),
-        "times of day it stays silent, such as [\"21:00-07:00\"]"),
+      line.spec, chip.spec, activeLow.spec, patterns.spec,
+      maxOnTime.spec, quietHours.spec,
     ],
     crossCheck: crossCheck,
     claims: { settings in
@@ -58,53 +64,37 @@ public final class GPIOBuzzerOutput: OutputPlugin {
         ResourceClaim(
           kind: "GPIO line",
           identity: GPIOLines.identity(
-            chip: settings.string("chip") ?? "", line: settings.string("line") ?? ""),
-          key: "line")
+            chip: try settings[chip], line: try settings[line]),
+          key: line.name)
       ]
     })
 
-  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
-    GPIOLines.checkLine(settings.string("line") ?? "", at: settings.location("line"), &bag)
-    GPIOLines.checkChip(settings.string("chip") ?? "", at: settings.location("chip"), &bag)
-    let maximum = settings.duration("max_on_time") ?? .seconds(3)
-    let range = settings.location("patterns")
-    for entry in settings.entries("patterns") {
-      guard CueKind.allNames.contains(entry.key) else {
+  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) throws {
+    GPIOLines.checkLine(try settings[line], at: settings.range(of: line), &bag)
+    GPIOLines.checkChip(try settings[chip], at: settings.range(of: chip), &bag)
+    let maximum = try settings[maxOnTime]
+    let range = settings.range(of: patterns)
+    for (cue, pattern) in try settings[patterns] {
+      guard CueKind.allNames.contains(cue) else {
         bag.error(
-          "unknown cue '\(entry.key)' in 'patterns'", at: range,
-          hint: closestMatch(to: entry.key, among: CueKind.allNames).map { "did you mean '\($0)'?" }
+          "unknown cue '\(cue)' in 'patterns'", at: range,
+          hint: closestMatch(to: cue, among: CueKind.allNames).map { "did you mean '\($0)'?" }
             ?? "cues: " + CueKind.allNames.joined(separator: ", "))
         continue
       }
-      for (index, on) in durations(entry.value).enumerated() where index % 2 == 0 {
-        if on > maximum.nanoseconds {
+      for (index, on) in pattern.enumerated() where index % 2 == 0 {
+        if on > maximum {
           bag.error(
-            "pattern '\(entry.key)' sounds for \(DurationText.format(TimeSpan(nanoseconds: on))), "
+            "pattern '\(cue)' sounds for \(DurationText.format(on)), "
               + "longer than max_on_time \(DurationText.format(maximum))",
             at: range, hint: "shorten the beep or raise 'max_on_time' (it protects the horn)")
         }
       }
     }
-    for window in strings(settings["quiet_hours"]) where QuietHours.Window(parsing: window) == nil {
+    for window in try settings[quietHours] where QuietHours.Window(parsing: window) == nil {
       bag.error(
-        "invalid quiet hours '\(window)'", at: settings.location("quiet_hours"),
+        "invalid quiet hours '\(window)'", at: settings.range(of: quietHours),
         hint: "write a time-of-day range such as \"21:00-07:00\"")
-    }
-  }
-
-  static func durations(_ value: SettingValue) -> [Int64] {
-    guard case .list(let items) = value else { return [] }
-    return items.compactMap { item in
-      if case .duration(let span) = item { return span.nanoseconds }
-      return nil
-    }
-  }
-
-  static func strings(_ value: SettingValue?) -> [String] {
-    guard case .list(let items)? = value else { return [] }
-    return items.compactMap { item in
-      if case .string(let text) = item { return text }
-      return nil
     }
   }
 
@@ -113,21 +103,22 @@ public final class GPIOBuzzerOutput: OutputPlugin {
   public init(
     instance: PluginInstance, source: GPIOChipSource = .system,
     clock: @escaping () -> Int64 = MonotonicClock.now
-  ) {
+  ) throws {
     id = instance.id
-    kind = instance.kind
     self.source = source
     self.clock = clock
     let settings = instance.settings
-    line = settings.string("line") ?? ""
-    chip = settings.string("chip") ?? GPIOLines.automatic
-    activeLow = settings.bool("active_low") ?? false
+    line = try settings[Self.line]
+    chip = try settings[Self.chip]
+    activeLow = try settings[Self.activeLow]
     var overrides: [String: BeepPattern] = [:]
-    for entry in settings.entries("patterns") { overrides[entry.key] = Self.durations(entry.value) }
+    for (cue, pattern) in try settings[Self.patterns] {
+      overrides[cue] = pattern.map(\.nanoseconds)
+    }
     patterns = BuzzerPatterns.standard(overriding: overrides)
-    maximumOnTime = (settings.duration("max_on_time") ?? .seconds(3)).nanoseconds
+    maximumOnTime = try settings[Self.maxOnTime].nanoseconds
     quietHours = QuietHours(
-      Self.strings(settings["quiet_hours"]).compactMap(QuietHours.Window.init))
+      try settings[Self.quietHours].compactMap(QuietHours.Window.init))
     schedule = BuzzerSchedule(maximumOnTime: maximumOnTime)
     limit = OnTimeLimit(maximum: maximumOnTime)
   }

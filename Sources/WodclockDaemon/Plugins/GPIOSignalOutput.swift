@@ -10,7 +10,7 @@ import HardwareKit
 /// Lamps on GPIO lines, lit by the role of what the clock is doing (`DesignTokens.role(for:)`).
 public final class GPIOSignalOutput: OutputPlugin {
   public let id: String
-  public let kind = "gpio-signal"
+  public let kind = GPIOSignalOutput.kindName
   /// Distinct lines in the order first named, and the roles that light each.
   let lines: [(line: String, roles: Set<Role>)]
   let chip: String
@@ -18,65 +18,65 @@ public final class GPIOSignalOutput: OutputPlugin {
   private let source: GPIOChipSource
   private var held: GPIOOutputLines?
 
+  public static let kindName = "gpio-signal"
+
+  static let lines = Setting(
+    "lines", .map(.string), default: nil,
+    "role: line, such as 'work: GPIO5' (lit while the clock shows that role)")
+  static let chip = Setting(
+    "chip", .string, default: GPIOLines.automatic,
+    "auto finds the chip with the named lines (or the Pi header's); or a path, name or label")
+  static let activeLow = Setting(
+    "active_low", .boolean, default: false,
+    "a lamp is lit when its line is low (many relay boards)")
+
   public static let schema = PluginSchema(
-    kind: "gpio-signal", direction: .output,
+    kind: kindName, direction: .output,
     summary: "lamps or a stack light on GPIO lines, following the phase",
-    settings: [
-      SettingSpec(
-        "lines", .map(.string), default: nil,
-        "role: line, such as 'work: GPIO5' (lit while the clock shows that role)"),
-      SettingSpec(
-        "chip", .string, default: .string(GPIOLines.automatic),
-        "auto finds the chip with the named lines (or the Pi header's); or a path, name or label"),
-      SettingSpec(
-        "active_low", .boolean, default: .boolean(false),
-        "a lamp is lit when its line is low (many relay boards)"),
-    ],
+    settings: [lines.spec, chip.spec, activeLow.spec],
     crossCheck: crossCheck,
     claims: { settings in
+      let chipText = try settings[chip]
       var seen: Set<String> = []
       var claims: [ResourceClaim] = []
-      for entry in settings.entries("lines") {
-        guard case .string(let line) = entry.value else { continue }
-        let identity = GPIOLines.identity(chip: settings.string("chip") ?? "", line: line)
+      for (_, line) in try settings[lines] {
+        let identity = GPIOLines.identity(chip: chipText, line: line)
         // One line may serve several roles of this output (amber for count-in and paused).
         if seen.insert(identity).inserted {
-          claims.append(ResourceClaim(kind: "GPIO line", identity: identity, key: "lines"))
+          claims.append(ResourceClaim(kind: "GPIO line", identity: identity, key: lines.name))
         }
       }
       return claims
     })
 
-  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
-    let range = settings.location("lines")
+  static func crossCheck(_ settings: PluginSettings, _ bag: inout DiagnosticBag) throws {
+    let range = settings.range(of: lines)
     let roles = Role.allCases.map(\.rawValue)
-    let entries = settings.entries("lines")
+    let entries = try settings[lines]
     if entries.isEmpty {
       bag.error("'lines' names no lamps", at: range, hint: "add 'work: GPIO5' and 'rest: GPIO6'")
     }
-    for entry in entries {
-      if !roles.contains(entry.key) {
+    for (role, line) in entries {
+      if !roles.contains(role) {
         bag.error(
-          "unknown role '\(entry.key)' in 'lines'", at: range,
-          hint: closestMatch(to: entry.key, among: roles).map { "did you mean '\($0)'?" }
+          "unknown role '\(role)' in 'lines'", at: range,
+          hint: closestMatch(to: role, among: roles).map { "did you mean '\($0)'?" }
             ?? "roles: " + roles.joined(separator: ", "))
       }
-      if case .string(let line) = entry.value { GPIOLines.checkLine(line, at: range, &bag) }
+      GPIOLines.checkLine(line, at: range, &bag)
     }
-    GPIOLines.checkChip(settings.string("chip") ?? "", at: settings.location("chip"), &bag)
+    GPIOLines.checkChip(try settings[chip], at: settings.range(of: chip), &bag)
   }
 
   /// Creates the output from its config entry; `source` gives the chips (tests pass fakes).
-  public init(instance: PluginInstance, source: GPIOChipSource = .system) {
+  public init(instance: PluginInstance, source: GPIOChipSource = .system) throws {
     id = instance.id
     self.source = source
-    chip = instance.settings.string("chip") ?? GPIOLines.automatic
-    activeLow = instance.settings.bool("active_low") ?? false
+    chip = try instance.settings[Self.chip]
+    activeLow = try instance.settings[Self.activeLow]
     var lines: [(line: String, roles: Set<Role>)] = []
-    for entry in instance.settings.entries("lines") {
-      guard case .string(let line) = entry.value, let role = Role(rawValue: entry.key) else {
-        continue
-      }
+    for (name, line) in try instance.settings[Self.lines] {
+      guard let role = Role(rawValue: name) else { continue }
       if let index = lines.firstIndex(where: { $0.line == line }) {
         lines[index].roles.insert(role)
       } else {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What the GPIO plugins share: where chips come from, how a line's chip is found when the
-// config leaves it out, how a line is claimed, and reading nested settings.
+// config leaves it out, how a line is claimed, and where a setting stands for a diagnostic.
 
 import ConfigFormat
 import Configuration
@@ -141,57 +141,11 @@ extension Character {
   fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
-/// Typed access to one nested section of settings (an item of a list of sections).
-struct SectionValues {
-  var entries: [KeyedSetting]
-
-  init?(_ value: SettingValue) {
-    guard case .map(let entries) = value else { return nil }
-    self.entries = entries
-  }
-
-  subscript(key: String) -> SettingValue? { entries.first { $0.key == key }?.value }
-
-  func string(_ key: String) -> String {
-    if case .string(let text)? = self[key] { return text }
-    return ""
-  }
-
-  func bool(_ key: String) -> Bool {
-    if case .boolean(let flag)? = self[key] { return flag }
-    return false
-  }
-
-  func nanoseconds(_ key: String) -> Int64 {
-    if case .duration(let span)? = self[key] { return span.nanoseconds }
-    return 0
-  }
-
-  func strings(_ key: String) -> [String] {
-    guard case .list(let items)? = self[key] else { return [] }
-    return items.compactMap { item in
-      if case .string(let text) = item { return text }
-      return nil
-    }
-  }
-}
-
 extension PluginSettings {
-  /// The sections of a list-of-sections setting.
-  func sections(_ key: String) -> [SectionValues] {
-    guard case .list(let items)? = self[key] else { return [] }
-    return items.compactMap(SectionValues.init)
-  }
-
-  /// The entries of a map setting.
-  func entries(_ key: String) -> [KeyedSetting] {
-    guard case .map(let entries)? = self[key] else { return [] }
-    return entries
-  }
-
-  /// Where `key` stands, or a zero range when unknown.
-  func location(_ key: String) -> SourceRange {
-    locations[key] ?? SourceRange(at: SourceLocation(file: "", line: 1, column: 1))
+  /// Where `setting` stands, or a zero range when unknown (every key of a checked entry has a
+  /// location: its value, or the entry for a default).
+  func range<Value>(of setting: Setting<Value>) -> SourceRange {
+    location(of: setting) ?? SourceRange(at: SourceLocation(file: "", line: 1, column: 1))
   }
 }
 

@@ -9,7 +9,7 @@ import WorkoutCore
 /// next/previous, `l` lap, `f` finish, `1`–`9` load a preset, `q` quits.
 public final class KeyboardInput: InputPlugin {
   public let id: String
-  public let kind = "keyboard"
+  public let kind = KeyboardInput.kindName
   private let input = FileDescriptor.standardInput
   private let confirmReset: Bool
   private var rawMode: RawTerminalMode?
@@ -19,17 +19,19 @@ public final class KeyboardInput: InputPlugin {
   /// How long the first `r` waits for the second.
   static let resetConfirmWindow: Int64 = 3_000_000_000
 
-  public static let schema = PluginSchema(
-    kind: "keyboard", direction: .input,
-    summary: "the terminal's keyboard (space, r, n, p, l, f, 1-9, q)",
-    settings: [
-      SettingSpec(
-        "confirm_reset", .boolean, default: .boolean(true), "reset needs r pressed twice")
-    ])
+  public static let kindName = "keyboard"
 
-  public init(instance: PluginInstance) {
+  static let confirmReset = Setting(
+    "confirm_reset", .boolean, default: true, "reset needs r pressed twice")
+
+  public static let schema = PluginSchema(
+    kind: kindName, direction: .input,
+    summary: "the terminal's keyboard (space, r, n, p, l, f, 1-9, q)",
+    settings: [confirmReset.spec])
+
+  public init(instance: PluginInstance) throws {
     id = instance.id
-    confirmReset = instance.settings.bool("confirm_reset") ?? true
+    confirmReset = try instance.settings[Self.confirmReset]
   }
 
   public var watchedDescriptors: [WatchedDescriptor] {

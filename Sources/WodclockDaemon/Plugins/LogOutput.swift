@@ -9,21 +9,24 @@ import WorkoutCore
 /// Per-second ticks are not logged (that would be 3,600 lines an hour in the journal).
 public final class LogOutput: OutputPlugin {
   public let id: String
-  public let kind = "log"
+  public let kind = LogOutput.kindName
   private let logCues: Bool
   private var context: PluginContext?
   private var lastState: LoggedState?
 
-  public static let schema = PluginSchema(
-    kind: "log", direction: .output,
-    summary: "a journal line on every state change and cue",
-    settings: [
-      SettingSpec("cues", .boolean, default: .boolean(true), "log each cue (beeps, round changes)")
-    ])
+  public static let kindName = "log"
 
-  public init(instance: PluginInstance) {
+  static let cues = Setting(
+    "cues", .boolean, default: true, "log each cue (beeps, round changes)")
+
+  public static let schema = PluginSchema(
+    kind: kindName, direction: .output,
+    summary: "a journal line on every state change and cue",
+    settings: [cues.spec])
+
+  public init(instance: PluginInstance) throws {
     id = instance.id
-    logCues = instance.settings.bool("cues") ?? true
+    logCues = try instance.settings[Self.cues]
   }
 
   public func start(_ context: PluginContext) throws {

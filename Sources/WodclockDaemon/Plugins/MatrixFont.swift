@@ -29,13 +29,13 @@ enum MatrixFont {
   /// largest bitmap font around, about 10 MB; a device or a wrong file stops here.
   static let maximumFileSize = 16 << 20
 
-  /// The font an output's settings name, or nil for the built-in font (`font:` empty or
-  /// absent). A relative path is read from the directory of the config file that names it (the
+  /// The font an output's settings name, or nil for the built-in font (`font:` empty). A relative path is read from the directory of the config file that names it (the
   /// file of the setting's location), so `fonts/6x10.bdf` beside /etc/wodclock/wodclock.yaml is
   /// /etc/wodclock/fonts/6x10.bdf whatever directory the daemon runs in.
-  static func source(in settings: PluginSettings) -> Source? {
-    guard let setting = settings.string("font"), !setting.isEmpty else { return nil }
-    let configFile = settings.locations["font"]?.start.file ?? ""
+  static func source(in settings: PluginSettings) throws -> Source? {
+    let setting = try settings[MatrixOutput.font]
+    guard !setting.isEmpty else { return nil }
+    let configFile = settings.location(of: MatrixOutput.font)?.start.file ?? ""
     return Source(setting: setting, path: path(of: setting, besideConfig: configFile))
   }
 

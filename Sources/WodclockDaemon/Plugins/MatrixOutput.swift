@@ -67,11 +67,11 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
     let settings = instance.settings
     let transport: () -> any MatrixTransport
     var hotplug: SerialHotplug?
-    switch instance.kind {
-    case "serial-matrix":
-      let device = settings.string("device") ?? ""
-      let baud = settings.integer("baud") ?? 115_200
-      let framing = SerialFraming(rawValue: settings.string("protocol") ?? "") ?? .adalight
+    switch try Kind(of: instance) {
+    case .serial:
+      let device = try settings[Self.device]
+      let baud = try settings[Self.baud]
+      let framing = try settings[Self.framing]
       transport = {
         SerialMatrixTransport(
           path: { try SerialDeviceName.resolve(device) }, baud: baud, framing: framing)
@@ -79,55 +79,58 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       if let selector = SerialDeviceSelector(parsing: device) {
         hotplug = SerialHotplug.udev(selector)
       }
-    default:
-      let host = settings.string("host") ?? ""
-      let port = settings.integer("port") ?? DDP.port
+    case .ddp:
+      let host = try settings[Self.host]
+      let port = try settings[Self.port]
       transport = { DDPMatrixTransport(host: host, port: port) }
     }
-    try self.init(
-      id: instance.id, kind: instance.kind, settings: settings, transport: transport,
-      hotplug: hotplug)
+    try self.init(instance: instance, transport: transport, hotplug: hotplug)
   }
 
-  /// An output around a transport (tests and benchmarks).
+  /// An output of a config entry around a transport of the test's own.
   init(
-    id: String, kind: String, settings: PluginSettings,
-    transport: @escaping () -> any MatrixTransport, hotplug: SerialHotplug? = nil
+    instance: PluginInstance, transport: @escaping () -> any MatrixTransport,
+    hotplug: SerialHotplug? = nil
   ) throws {
-    self.id = id
-    self.kind = kind
+    id = instance.id
+    kind = instance.kind
     self.hotplug = hotplug
-    width = settings.integer("width") ?? 32
-    height = settings.integer("height") ?? 16
+    let settings = instance.settings
+    width = try settings[Self.width]
+    height = try settings[Self.height]
+    let serpentine = try settings[Self.wiring] == .serpentine
+    let origin = try settings[Self.origin]
+    let rotation = try settings[Self.rotation]
+    let panelWidth = try settings[Self.panelWidth]
+    let panelHeight = try settings[Self.panelHeight]
     do {
       wiring = try WiringMap(
-        width: width, height: height, serpentine: settings.string("wiring") == "serpentine",
-        origin: WiringMap.Corner(rawValue: settings.string("origin") ?? "") ?? .topLeft,
-        rotation: Int(settings.string("rotation") ?? "0") ?? 0,
-        panelWidth: (settings.integer("panel_width") ?? 0).nonZero,
-        panelHeight: (settings.integer("panel_height") ?? 0).nonZero)
+        width: width, height: height, serpentine: serpentine, origin: origin, rotation: rotation,
+        panelWidth: panelWidth.nonZero, panelHeight: panelHeight.nonZero)
     } catch {
       throw PluginError(error.description)
     }
-    let limit = settings.integer("max_current_ma") ?? 0
-    pipeline = OutputPipeline(
-      gamma: Double(settings.string("gamma") ?? "") ?? 2.2,
-      currentLimitMilliamps: limit > 0 ? limit : nil)
-    maxBrightness = Self.percentage(settings, "max_brightness") ?? 100
-    keepAlive = (settings.duration("keepalive") ?? .seconds(1)).nanoseconds
-    settle = (settings.duration("startup_delay") ?? .zero).nanoseconds
+    let gammaText = try settings[Self.gamma]
+    guard let gamma = Self.gammaValue(gammaText) else {
+      throw PluginError("gamma '\(gammaText)' is not a number from 1.0 to 3.0")
+    }
+    let limit = try settings[Self.maxCurrent]
+    pipeline = OutputPipeline(gamma: gamma, currentLimitMilliamps: limit > 0 ? limit : nil)
+    maxBrightness = try settings[Self.maxBrightness]
+    keepAlive = try settings[Self.keepAlive].nanoseconds
+    // Opening a USB-serial port resets the board behind it; a network controller has no such
+    // wait, nor the setting.
+    switch try Kind(of: instance) {
+    case .serial: settle = try settings[Self.startupDelay].nanoseconds
+    case .ddp: settle = 0
+    }
     makeTransport = transport
-    fontSource = MatrixFont.source(in: settings)
+    fontSource = try MatrixFont.source(in: settings)
     // Checked with the config; it fails here only if the file changed since.
     captionFont = try fontSource.map(Self.loadFont) ?? .small
     renderer = MatrixRenderer(width: width, height: height, font: captionFont)
     buffer = Framebuffer(
       width: width, height: height, fill: DesignTokens.standard.color(for: .background))
-  }
-
-  private static func percentage(_ settings: PluginSettings, _ key: String) -> Int? {
-    if case .percentage(let value)? = settings[key] { return value }
-    return nil
   }
 
   public func start(_ context: PluginContext) throws {

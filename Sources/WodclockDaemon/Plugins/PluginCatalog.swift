@@ -17,15 +17,16 @@ public struct PluginKind: Sendable {
 public enum PluginCatalog {
   public static let kinds: [PluginKind] =
     [
-      PluginKind(schema: TerminalOutput.schema, factory: .output { TerminalOutput(instance: $0) }),
+      PluginKind(
+        schema: TerminalOutput.schema, factory: .output { try TerminalOutput(instance: $0) }),
       PluginKind(schema: LogOutput.schema, factory: .output(LogOutput.init(instance:))),
       PluginKind(schema: KeyboardInput.schema, factory: .input(KeyboardInput.init(instance:))),
       PluginKind(
-        schema: GPIOButtonInput.schema, factory: .input { GPIOButtonInput(instance: $0) }),
+        schema: GPIOButtonInput.schema, factory: .input { try GPIOButtonInput(instance: $0) }),
       PluginKind(
-        schema: GPIOBuzzerOutput.schema, factory: .output { GPIOBuzzerOutput(instance: $0) }),
+        schema: GPIOBuzzerOutput.schema, factory: .output { try GPIOBuzzerOutput(instance: $0) }),
       PluginKind(
-        schema: GPIOSignalOutput.schema, factory: .output { GPIOSignalOutput(instance: $0) }),
+        schema: GPIOSignalOutput.schema, factory: .output { try GPIOSignalOutput(instance: $0) }),
       PluginKind(schema: USBRemoteInput.schema, factory: .input(USBRemoteInput.init(instance:))),
       PluginKind(schema: MatrixOutput.serialSchema, factory: .output(MatrixOutput.init(instance:))),
       PluginKind(schema: MatrixOutput.ddpSchema, factory: .output(MatrixOutput.init(instance:))),

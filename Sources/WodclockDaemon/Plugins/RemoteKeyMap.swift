@@ -108,14 +108,13 @@ struct RemoteKeyMap: Equatable, Sendable {
   var repeating: Set<UInt16>
 
   /// Builds the map from validated settings (unknown names were refused by `check`).
-  init(profile: RemoteProfile, keys: [KeyedSetting], repeating: [String]) {
+  init(profile: RemoteProfile, keys: [(key: String, value: String)], repeating: [String]) {
     var targets: [UInt16: RemoteKeyTarget] = [:]
     for (name, target) in profile.keys {
       if let code = EvdevKeys.code(named: name) { targets[code] = target }
     }
-    for entry in keys {
-      guard case .string(let text) = entry.value, let code = EvdevKeys.code(named: entry.key),
-        let target = RemoteKeyTarget(parsing: text)
+    for (name, text) in keys {
+      guard let code = EvdevKeys.code(named: name), let target = RemoteKeyTarget(parsing: text)
       else { continue }
       targets[code] = target == .nothing ? nil : target
     }
@@ -125,48 +124,40 @@ struct RemoteKeyMap: Equatable, Sendable {
 
   /// Reports unknown key names (with a did-you-mean among the `KEY_*` names) and unreadable
   /// targets of the `keys` and `repeat` settings.
-  static func check(_ settings: PluginSettings, _ bag: inout DiagnosticBag) {
+  static func check(_ settings: PluginSettings, _ bag: inout DiagnosticBag) throws {
     let names = EvdevKeys.allNames
-    // Every key of the schema has a location (its value, or the entry for a default).
-    func location(_ key: String) -> SourceRange {
-      settings.locations[key] ?? SourceRange(at: SourceLocation(file: "", line: 1, column: 1))
-    }
-    func checkName(_ name: String, _ setting: String) {
+    func checkName(_ name: String, _ setting: Setting<some Any>) {
       guard EvdevKeys.code(named: name) == nil else { return }
-      let location = location(setting)
       let upper = name.uppercased()
       let guess = closestMatch(to: upper.hasPrefix("KEY_") ? upper : "KEY_" + upper, among: names)
       bag.error(
-        "unknown key '\(name)' in '\(setting)'", at: location,
+        "unknown key '\(name)' in '\(setting.name)'", at: settings.range(of: setting),
         hint: (guess.map { "did you mean '\($0)'? " } ?? "")
           + "keys are the kernel's KEY_* names (KEY_PAGEDOWN, KEY_KP1, KEY_F5 ...); "
           + "'evtest' shows what a device sends, and the daemon logs keys it does not map")
     }
-    if case .map(let entries)? = settings["keys"] {
-      for entry in entries {
-        checkName(entry.key, "keys")
-        guard case .string(let text) = entry.value else { continue }
-        if RemoteKeyTarget(parsing: text) == nil {
-          var hint = "write " + RemoteKeyTarget.forms
-          let first = text.split(separator: " ").first.map(String.init) ?? text
-          if let action = closestMatch(
-            to: first, among: WorkoutAction.allCases.map(\.rawValue)), first == action
-          {
-            hint = "write 'action \(action)' for the action, or name a control"
-          }
-          bag.error(
-            "cannot read '\(text)' for key '\(entry.key)'",
-            at: location("keys"),
-            hint: hint)
+    for (key, text) in try settings[USBRemoteInput.keys] {
+      checkName(key, USBRemoteInput.keys)
+      if RemoteKeyTarget(parsing: text) == nil {
+        var hint = "write " + RemoteKeyTarget.forms
+        let first = text.split(separator: " ").first.map(String.init) ?? text
+        if let action = closestMatch(
+          to: first, among: WorkoutAction.allCases.map(\.rawValue)), first == action
+        {
+          hint = "write 'action \(action)' for the action, or name a control"
         }
+        bag.error(
+          "cannot read '\(text)' for key '\(key)'",
+          at: settings.range(of: USBRemoteInput.keys),
+          hint: hint)
       }
     }
-    if case .list(let items)? = settings["repeat"] {
-      for case .string(let name) in items { checkName(name, "repeat") }
+    for name in try settings[USBRemoteInput.repeating] {
+      checkName(name, USBRemoteInput.repeating)
     }
-    if let device = settings.string("device"), InputDeviceSelector(parsing: device) == nil {
+    if InputDeviceSelector(parsing: try settings[USBRemoteInput.device]) == nil {
       bag.error(
-        "'device' is empty", at: location("device"),
+        "'device' is empty", at: settings.range(of: USBRemoteInput.device),
         hint: "write the device's name, its USB id such as '046d:c52d', or a /dev/input path")
     }
   }

@@ -10,8 +10,8 @@ import WorkoutCore
 /// The clock in a terminal: huge digits, the phase colour, round/set/rep, label, progress.
 public final class TerminalOutput: OutputPlugin {
   public let id: String
-  public let kind = "terminal"
-  private let colorSetting: String
+  public let kind = TerminalOutput.kindName
+  private let colorUse: ColorUse
   private let output: FileDescriptor
   private var fullScreen = false
   private var useColor = false
@@ -28,23 +28,33 @@ public final class TerminalOutput: OutputPlugin {
   /// How soon to try again when the terminal is not taking bytes.
   static let retryInterval: Int64 = 50_000_000
 
+  public static let kindName = "terminal"
+
+  /// When the view is drawn in colour.
+  enum ColorUse: String, CaseIterable, Sendable {
+    /// On a terminal, not in a pipe or file.
+    case auto
+    case always
+    case never
+  }
+
+  static let color = Setting(
+    "color", .choice(among: ColorUse.allCases), default: .auto, "use colours")
+
   public static let schema = PluginSchema(
-    kind: "terminal", direction: .output,
+    kind: kindName, direction: .output,
     summary: "a full-screen view in the daemon's terminal (one line per change when not a TTY)",
-    settings: [
-      SettingSpec(
-        "color", .choice(["auto", "always", "never"]), default: .string("auto"), "use colours")
-    ])
+    settings: [color.spec])
 
   /// Alternate screen, hidden cursor; undone in `stop()`.
   private static let enterFullScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
   private static let leaveFullScreen = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
   /// - Parameter output: where to draw; the daemon's stdout (another terminal in tests).
-  public init(instance: PluginInstance, output: FileDescriptor = .standardOutput) {
+  public init(instance: PluginInstance, output: FileDescriptor = .standardOutput) throws {
     self.output = output
     id = instance.id
-    colorSetting = instance.settings.string("color") ?? "auto"
+    colorUse = try instance.settings[Self.color]
   }
 
   public func start(_ context: PluginContext) throws {
@@ -55,7 +65,7 @@ public final class TerminalOutput: OutputPlugin {
     try? output.setNonBlocking(true)
     pending = []
     fullScreen = Terminal.isTTY(output)
-    useColor = colorSetting == "always" || (colorSetting == "auto" && fullScreen)
+    useColor = colorUse == .always || (colorUse == .auto && fullScreen)
     if fullScreen {
       write(Self.enterFullScreen)
       context.claimTerminal { [weak self] line in self?.showLogLine(line) }

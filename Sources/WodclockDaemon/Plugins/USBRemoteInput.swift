@@ -18,7 +18,7 @@ import WorkoutCore
 /// backoff while its device is missing. A removal is logged once, the return once.
 public final class USBRemoteInput: InputPlugin {
   public let id: String
-  public let kind = "usb-remote"
+  public let kind = USBRemoteInput.kindName
 
   private let selector: InputDeviceSelector
   private let keyMap: RemoteKeyMap
@@ -59,51 +59,48 @@ public final class USBRemoteInput: InputPlugin {
   /// netlink burst overflows the socket: ENOBUFS, libudev.md §monitor).
   static let monitoredRescan: Int64 = 30_000_000_000
 
+  public static let kindName = "usb-remote"
+
+  static let device = Setting(
+    "device", .string, default: nil,
+    "the device's name, its USB id (046d:c52d, or 046d:c52d:SERIAL) or a /dev/input path")
+  static let profile = Setting(
+    "profile", .choice(among: RemoteProfile.allCases), default: .presenter,
+    "built-in key map: presenter, keypad or none")
+  static let keys = Setting(
+    "keys", .map(.string), default: [],
+    "KEY_NAME: control, 'preset N', 'action ACTION' or none; over the profile's keys")
+  static let longPress = Setting(
+    "long_press", .duration(.milliseconds(100)...(.seconds(30))), default: .milliseconds(800),
+    "held this long is a long press")
+  static let repeating = Setting(
+    "repeat", .list(.string), default: [],
+    "keys whose auto-repeat while held counts as more presses (no long press then)")
+  static let grab = Setting(
+    "grab", .boolean, default: true,
+    "take the device for the clock alone, so its keys do not type on a console")
+
   public static let schema = PluginSchema(
-    kind: "usb-remote", direction: .input,
+    kind: kindName, direction: .input,
     summary: "a USB presenter clicker or numeric keypad (evdev; chosen by name, USB id or path)",
-    settings: [
-      SettingSpec(
-        "device", .string, default: nil,
-        "the device's name, its USB id (046d:c52d, or 046d:c52d:SERIAL) or a /dev/input path"),
-      SettingSpec(
-        "profile", .choice(RemoteProfile.allCases.map(\.rawValue)), default: .string("presenter"),
-        "built-in key map: presenter, keypad or none"),
-      SettingSpec(
-        "keys", .map(.string), default: .map([]),
-        "KEY_NAME: control, 'preset N', 'action ACTION' or none; over the profile's keys"),
-      SettingSpec(
-        "long_press", .duration(.milliseconds(100)...(.seconds(30))),
-        default: .duration(.milliseconds(800)), "held this long is a long press"),
-      SettingSpec(
-        "repeat", .list(.string), default: .list([]),
-        "keys whose auto-repeat while held counts as more presses (no long press then)"),
-      SettingSpec(
-        "grab", .boolean, default: .boolean(true),
-        "take the device for the clock alone, so its keys do not type on a console"),
-    ],
-    crossCheck: { settings, bag in RemoteKeyMap.check(settings, &bag) },
+    settings: [device.spec, profile.spec, keys.spec, longPress.spec, repeating.spec, grab.spec],
+    crossCheck: { settings, bag in try RemoteKeyMap.check(settings, &bag) },
     claims: { settings in
-      guard let text = settings.string("device"),
-        let selector = InputDeviceSelector(parsing: text)
-      else { return [] }
+      guard let selector = InputDeviceSelector(parsing: try settings[device]) else { return [] }
       let identity: String
       if case .name(let name) = selector {
         identity = name.lowercased()
       } else {
         identity = selector.description
       }
-      return [ResourceClaim(kind: "input device", identity: identity, key: "device")]
+      return [ResourceClaim(kind: "input device", identity: identity, key: device.name)]
     },
     controls: { settings in
       // The keys the owner mapped by hand must name defined controls; a profile's built-in
       // keys may name controls a config leaves out (those keys then do nothing).
-      guard case .map(let entries)? = settings["keys"] else { return [] }
-      return entries.compactMap { entry in
-        guard case .string(let text) = entry.value,
-          case .control(let name)? = RemoteKeyTarget(parsing: text)
-        else { return nil }
-        return ControlReference(name: name, key: "keys")
+      try settings[keys].compactMap { _, text in
+        guard case .control(let name)? = RemoteKeyTarget(parsing: text) else { return nil }
+        return ControlReference(name: name, key: keys.name)
       }
     })
 
@@ -118,22 +115,17 @@ public final class USBRemoteInput: InputPlugin {
   ) throws {
     id = instance.id
     let settings = instance.settings
-    guard let text = settings.string("device"), let selector = InputDeviceSelector(parsing: text)
-    else { throw PluginError("no device given") }
-    self.selector = selector
-    var keys: [KeyedSetting] = []
-    if case .map(let entries)? = settings["keys"] { keys = entries }
-    var repeating: [String] = []
-    if case .list(let items)? = settings["repeat"] {
-      for case .string(let name) in items { repeating.append(name) }
+    guard let selector = InputDeviceSelector(parsing: try settings[Self.device]) else {
+      throw PluginError("no device given")
     }
+    self.selector = selector
     let keyMap = RemoteKeyMap(
-      profile: RemoteProfile(rawValue: settings.string("profile") ?? "") ?? .presenter,
-      keys: keys, repeating: repeating)
+      profile: try settings[Self.profile], keys: try settings[Self.keys],
+      repeating: try settings[Self.repeating])
     self.keyMap = keyMap
-    let longPress = settings.duration("long_press")?.nanoseconds ?? 800_000_000
+    let longPress = try settings[Self.longPress].nanoseconds
     self.longPress = longPress
-    grabs = settings.bool("grab") ?? true
+    grabs = try settings[Self.grab]
     self.system = system
     self.clock = clock
     let codes = keyMap.targets.keys.filter { !keyMap.repeating.contains($0) }.sorted()
