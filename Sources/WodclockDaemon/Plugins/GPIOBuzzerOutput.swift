@@ -23,7 +23,8 @@ public final class GPIOBuzzerOutput: OutputPlugin {
   let maximumOnTime: Int64
   let quietHours: QuietHours
   private let source: GPIOChipSource
-  private let clock: () -> Int64
+  /// The monotonic clock: a test's, or the daemon's from the context at `start`.
+  private var clock: (() -> Int64)?
   private var lines: GPIOOutputLines?
   private var schedule: BuzzerSchedule
   private var limit: OnTimeLimit
@@ -99,10 +100,9 @@ public final class GPIOBuzzerOutput: OutputPlugin {
   }
 
   /// Creates the output from its config entry; `source` gives the chips and `clock` the time
-  /// (tests pass fakes).
+  /// (tests pass fakes; without one the output reads the daemon's clock from its context).
   public init(
-    instance: PluginInstance, source: GPIOChipSource = .system,
-    clock: @escaping () -> Int64 = MonotonicClock.now
+    instance: PluginInstance, source: GPIOChipSource = .system, clock: (() -> Int64)? = nil
   ) throws {
     id = instance.id
     self.source = source
@@ -125,6 +125,7 @@ public final class GPIOBuzzerOutput: OutputPlugin {
 
   public func start(_ context: PluginContext) throws {
     self.context = context
+    if clock == nil { clock = context.clock.monotonic }
     schedule = BuzzerSchedule(maximumOnTime: maximumOnTime)
     limit = OnTimeLimit(maximum: maximumOnTime)
     // Requested inactive: the line is off from the first instant the daemon holds it.
@@ -136,7 +137,7 @@ public final class GPIOBuzzerOutput: OutputPlugin {
     guard lines != nil else { return }
     // The frame's instant is when the loop woke; an action's frame comes after the action's
     // work (the state saved, other outputs drawn). The line is written now, so decide for now.
-    let now = max(frame.monotonicNow, clock())
+    let now = max(frame.monotonicNow, clock?() ?? frame.monotonicNow)
     let minute = frame.civilTime.hour * 60 + frame.civilTime.minute
     if frame.muted || quietHours.contains(minuteOfDay: minute) {
       schedule.cut(from: now)

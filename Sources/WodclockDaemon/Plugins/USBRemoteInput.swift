@@ -25,8 +25,9 @@ public final class USBRemoteInput: InputPlugin {
   private let longPress: Int64
   private let grabs: Bool
   private let system: any KeyDeviceSystem
-  /// The monotonic clock, read only in `start` (every other call is given the time).
-  private let clock: () -> Int64
+  /// The monotonic clock, read only in `start` (every other call is given the time): a
+  /// test's, or the daemon's from the context.
+  private let clock: (() -> Int64)?
   /// Key code to recogniser button; only mapped, non-repeating keys have one.
   private let buttons: [UInt16: Int]
   private let codesByButton: [UInt16]
@@ -110,8 +111,7 @@ public final class USBRemoteInput: InputPlugin {
 
   /// Creates the plugin on `system` and `clock` (fakes in tests).
   init(
-    instance: PluginInstance, system: any KeyDeviceSystem,
-    clock: @escaping () -> Int64 = MonotonicClock.now
+    instance: PluginInstance, system: any KeyDeviceSystem, clock: (() -> Int64)? = nil
   ) throws {
     id = instance.id
     let settings = instance.settings
@@ -151,7 +151,7 @@ public final class USBRemoteInput: InputPlugin {
       }
     }
     // Monitor first, then enumerate: a device plugged in between is seen by one of the two.
-    try rescan(at: clock(), reason: "start")
+    try rescan(at: (clock ?? context.clock.monotonic)(), reason: "start")
     if open.isEmpty {
       context.log(
         .warning, "remote not found; waiting for it",
