@@ -138,21 +138,22 @@ final class FrameComposer {
   /// of day while it is shown.
   private func nextDisplayChange(at now: Int64, wall: WallClock.Instant) -> Int64? {
     if let deadline = host.nextDeadline { return timeBase.monotonic(forEngine: deadline) }
-    return nextTimeOfDaySecond(at: now, wall: wall)
+    return nextTimeOfDaySecond(at: now, wall: { wall })
   }
 
   /// The next instant the frames change by themselves, besides the engine's deadlines: a
   /// message going, the next second of the time of day while it is shown.
   func nextWakeUp(after now: Int64) -> Int64? {
-    let second = nextTimeOfDaySecond(at: now, wall: clock.wall())
+    let second = nextTimeOfDaySecond(at: now, wall: clock.wall)
     guard let until = message?.until else { return second }
     return min(until, second ?? until)
   }
 
-  private func nextTimeOfDaySecond(at now: Int64, wall: WallClock.Instant) -> Int64? {
+  /// The next second of the time of day while it is shown; the wall clock is only read then.
+  private func nextTimeOfDaySecond(at now: Int64, wall: () -> WallClock.Instant) -> Int64? {
     guard host.showsTimeOfDay(idleShowsClock: configuration.clock.idle == .clock) else {
       return nil
     }
-    return now + (1_000_000_000 - Int64(wall.nanoseconds))
+    return now + (1_000_000_000 - Int64(wall().nanoseconds))
   }
 }
