@@ -89,6 +89,14 @@ public final class Daemon {
     }
   }
 
+  /// The loop's own descriptors go with it (a daemon run inside a test's process leaves none
+  /// behind; `wodclockd` exits anyway).
+  deinit {
+    try? timer.close()
+    try? signals.close()
+    try? poller.close()
+  }
+
   // MARK: - Run
 
   /// Runs until SIGTERM, SIGINT or a quit key. Returns the exit status.
