@@ -12,16 +12,21 @@ public struct WorkoutPlan: Sendable, Hashable, Codable {
   /// Count-in before the first segment (0–99 s). Ignored by the `clock` mode.
   public var countIn: TimeSpan
   public var cues: CueOptions
+  /// The workout as a coach wrote it (`amrap 14`), for a plan made from the whiteboard
+  /// notation; shown by status and written to history. Nil for a preset of the config's own
+  /// keys. Optional so a state file saved before it existed still reads.
+  public var notation: String?
 
   public init(
     name: String, label: String? = nil, mode: WorkoutMode, countIn: TimeSpan = .seconds(10),
-    cues: CueOptions = CueOptions()
+    cues: CueOptions = CueOptions(), notation: String? = nil
   ) {
     self.name = name
     self.label = label
     self.mode = mode
     self.countIn = countIn
     self.cues = cues
+    self.notation = notation
   }
 }
 
@@ -79,9 +84,13 @@ public struct ClockFace: Sendable, Hashable, Codable {
 public struct ForTimeParameters: Sendable, Hashable, Codable {
   public var cap: TimeSpan?
   public var rounds: Int?
-  public init(cap: TimeSpan? = nil, rounds: Int? = nil) {
+  /// A rep scheme (21-15-9): the reps of each round, one round per entry, so `rounds` is its
+  /// count. Optional so a state file saved before it existed still reads.
+  public var repScheme: [Int]?
+  public init(cap: TimeSpan? = nil, rounds: Int? = nil, repScheme: [Int]? = nil) {
     self.cap = cap
     self.rounds = rounds
+    self.repScheme = repScheme
   }
 }
 
