@@ -473,34 +473,6 @@ int clinux_socket_buffer(int fd, int sending, int bytes) {
 
 int clinux_socket_shutdown_writing(int fd) { return shutdown(fd, SHUT_WR); }
 
-int clinux_udp_connect(const char *host, int port, char *error, size_t errorCapacity) {
-  struct addrinfo hints;
-  memset(&hints, 0, sizeof hints);
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_DGRAM;
-  char service[16];
-  snprintf(service, sizeof service, "%d", port);
-  struct addrinfo *found = NULL;
-  int status = getaddrinfo(host, service, &hints, &found);
-  if (status != 0) {
-    snprintf(error, errorCapacity, "%s", gai_strerror(status));
-    errno = EHOSTUNREACH;
-    return -1;
-  }
-  int fd = -1;
-  for (struct addrinfo *entry = found; entry != NULL; entry = entry->ai_next) {
-    fd = socket(entry->ai_family, entry->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) continue;
-    if (connect(fd, entry->ai_addr, entry->ai_addrlen) == 0) break;
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    fd = -1;
-  }
-  freeaddrinfo(found);
-  return fd;
-}
-
 int clinux_udp_bind_loopback(int *port) {
   int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) return -1;

@@ -21,11 +21,11 @@ import WorkoutCore
 @Suite(.serialized) struct MatrixOutputTests {
   static let second: Int64 = 1_000_000_000
 
-  func settings(baud: Int = 115_200) -> PluginSettings {
+  func settings(baud: Int = 115_200, width: Int = 32, height: Int = 16) -> PluginSettings {
     PluginSettings(
       values: [
-        KeyedSetting(key: "width", value: .integer(32)),
-        KeyedSetting(key: "height", value: .integer(16)),
+        KeyedSetting(key: "width", value: .integer(width)),
+        KeyedSetting(key: "height", value: .integer(height)),
         KeyedSetting(key: "baud", value: .integer(baud)),
         KeyedSetting(key: "gamma", value: .string("1")),
         KeyedSetting(key: "max_current_ma", value: .integer(0)),
@@ -56,8 +56,8 @@ import WorkoutCore
     return engine
   }
 
-  func expected(_ snapshot: WorkoutSnapshot) -> [UInt8] {
-    MatrixRenderer(width: 32, height: 16).render(
+  func expected(_ snapshot: WorkoutSnapshot, width: Int = 32, height: Int = 16) -> [UInt8] {
+    MatrixRenderer(width: width, height: height).render(
       snapshot, timeOfDay: TimeOfDay(hour: 10, minute: 0), milliseconds: 0
     ).rgbBytes
   }
@@ -141,6 +141,56 @@ import WorkoutCore
     try output.render(early)
     // The picture sent shows the next second (0:54), not the current one.
     #expect(try drain(terminal, output, frame: early) == [expected(future)])
+  }
+
+  /// A frame larger than the pty's buffer is finished as the port becomes writable: the output
+  /// asks the loop for writability while the frame is on its way, and only then, and sets no
+  /// timer of its own to push the rest.
+  @Test(.timeLimit(.minutes(1)))
+  func aFrameLargerThanThePortsBufferIsFinishedOnWritability() throws {
+    let terminal = try PseudoTerminal.open()
+    defer { try? terminal.close() }
+    try terminal.primary.setNonBlocking()
+    let path = terminal.secondaryPath
+    let output = try MatrixOutput(
+      id: "matrix", kind: "serial-matrix",
+      settings: settings(baud: 1_000_000, width: 128, height: 64),
+      transport: { SerialMatrixTransport(path: { path }, baud: 1_000_000, framing: .adalight) })
+    try output.start(
+      PluginContext(id: "matrix", logger: Logger(), speed: 1, claimTerminal: { _ in }))
+    defer { output.stop() }
+    #expect(output.watchedDescriptors.isEmpty, "nothing on its way, nothing watched")
+
+    var engine = try emom()
+    let shown = frame(&engine, at: 5.2, now: 100 * Self.second)
+    try output.render(shown)
+    let port = try #require(output.serialDescriptor)
+    // 24 582 bytes, while the pty takes about 12 to 16 KiB before its peer reads.
+    #expect(output.watchedDescriptors == [WatchedDescriptor(port, for: .writable)])
+    // The next wake-up is the keep-alive's, a second on: none to push the rest of the frame.
+    #expect(output.nextWakeUp(after: shown.monotonicNow + 1) == 101 * Self.second)
+
+    // The loop's part: the peer reads, the port turns writable, the output writes on.
+    let poller = try EventPoller()
+    defer { try? poller.close() }
+    try poller.register(port, token: 1, interest: .writable)
+    var received: [UInt8] = []
+    var writableCalls = 0
+    while !output.watchedDescriptors.isEmpty && writableCalls < 10_000 {
+      while case .bytes(let count) = try terminal.primary.read(appendingTo: &received), count > 0 {}
+      for event in try poller.wait(timeoutMilliseconds: 1_000) {
+        #expect(event.isWritable)
+        try output.handleReady(port, Readiness(event), at: shown.monotonicNow)
+        writableCalls += 1
+      }
+    }
+    try poller.unregister(port)
+    while case .bytes(let count) = try terminal.primary.read(appendingTo: &received), count > 0 {}
+    #expect(writableCalls > 0)
+    #expect(output.watchedDescriptors.isEmpty, "the frame is out: writability is not watched")
+    #expect(received.count == 6 + 128 * 64 * 3)
+    let arrivedWhole = decodeAdalight(received) == expected(shown.snapshot, width: 128, height: 64)
+    #expect(arrivedWhole, "the peer decodes the frame the output drew")
   }
 
   @Test func whileTheControllerIsAwayTheSnapshotIsTheLastPictureItGot() throws {

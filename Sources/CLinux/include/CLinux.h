@@ -183,10 +183,6 @@ int clinux_socket_buffer(int fd, int sending, int bytes);
 /// shutdown(2) of the writing side (SHUT_WR): the peer reads the end of the stream.
 int clinux_socket_shutdown_writing(int fd);
 
-/// A non-blocking, close-on-exec UDP socket connected to `host` (a name or an address) and
-/// `port`; -1 with errno, and getaddrinfo's message in `error` when the name does not resolve.
-int clinux_udp_connect(const char *host, int port, char *error, size_t errorCapacity);
-
 /// A non-blocking UDP socket bound to 127.0.0.1:`*port` (0: any free port, written back).
 int clinux_udp_bind_loopback(int *port);
 
