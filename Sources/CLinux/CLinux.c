@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -329,35 +330,148 @@ int clinux_serial_claim(int fd) {
   return tcsetattr(fd, TCSANOW, &settings);
 }
 
-// MARK: UDP
+// MARK: IPv4 and IPv6 sockets
 
-int clinux_udp_connect(const char *host, int port, char *error, size_t errorCapacity) {
-  struct addrinfo hints;
-  memset(&hints, 0, sizeof hints);
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_DGRAM;
-  char service[16];
-  snprintf(service, sizeof service, "%d", port);
-  struct addrinfo *found = NULL;
-  int status = getaddrinfo(host, service, &hints, &found);
-  if (status != 0) {
-    snprintf(error, errorCapacity, "%s", gai_strerror(status));
-    errno = EHOSTUNREACH;
-    return -1;
+int clinux_inet_parse(const char *text, unsigned char address[16]) {
+  memset(address, 0, 16);
+  if (inet_pton(AF_INET, text, address) == 1) return AF_INET;
+  if (inet_pton(AF_INET6, text, address) == 1) return AF_INET6;
+  return 0;
+}
+
+int clinux_inet_format(int family, const unsigned char address[16], char *text, size_t capacity) {
+  return inet_ntop(family, address, text, (socklen_t)capacity) != NULL ? 0 : -1;
+}
+
+unsigned int clinux_interface_index(const char *name) { return if_nametoindex(name); }
+
+// Fills `storage` with the address; returns its length, or 0 (EAFNOSUPPORT) for another family.
+static socklen_t make_inet_address(int family, const unsigned char address[16],
+                                   unsigned int scope, int port,
+                                   struct sockaddr_storage *storage) {
+  memset(storage, 0, sizeof(*storage));
+  if (family == AF_INET) {
+    struct sockaddr_in *ipv4 = (struct sockaddr_in *)storage;
+    ipv4->sin_family = AF_INET;
+    ipv4->sin_port = htons((unsigned short)port);
+    memcpy(&ipv4->sin_addr, address, 4);
+    return sizeof(*ipv4);
   }
-  int fd = -1;
-  for (struct addrinfo *entry = found; entry != NULL; entry = entry->ai_next) {
-    fd = socket(entry->ai_family, entry->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) continue;
-    if (connect(fd, entry->ai_addr, entry->ai_addrlen) == 0) break;
+  if (family == AF_INET6) {
+    struct sockaddr_in6 *ipv6 = (struct sockaddr_in6 *)storage;
+    ipv6->sin6_family = AF_INET6;
+    ipv6->sin6_port = htons((unsigned short)port);
+    ipv6->sin6_scope_id = scope;
+    memcpy(&ipv6->sin6_addr, address, 16);
+    return sizeof(*ipv6);
+  }
+  errno = EAFNOSUPPORT;
+  return 0;
+}
+
+// The reverse of make_inet_address; -1 (EAFNOSUPPORT) for a family other than the two.
+static int read_inet_address(const struct sockaddr_storage *storage, int *family,
+                             unsigned char address[16], unsigned int *scope, int *port) {
+  memset(address, 0, 16);
+  *scope = 0;
+  if (storage->ss_family == AF_INET) {
+    const struct sockaddr_in *ipv4 = (const struct sockaddr_in *)storage;
+    *family = AF_INET;
+    memcpy(address, &ipv4->sin_addr, 4);
+    *port = ntohs(ipv4->sin_port);
+    return 0;
+  }
+  if (storage->ss_family == AF_INET6) {
+    const struct sockaddr_in6 *ipv6 = (const struct sockaddr_in6 *)storage;
+    *family = AF_INET6;
+    memcpy(address, &ipv6->sin6_addr, 16);
+    *scope = ipv6->sin6_scope_id;
+    *port = ntohs(ipv6->sin6_port);
+    return 0;
+  }
+  errno = EAFNOSUPPORT;
+  return -1;
+}
+
+int clinux_inet_connect(int family, int stream, const unsigned char address[16],
+                        unsigned int scope, int port, int *inProgress) {
+  *inProgress = 0;
+  struct sockaddr_storage storage;
+  socklen_t length = make_inet_address(family, address, scope, port, &storage);
+  if (length == 0) return -1;
+  int fd = socket(family, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (connect(fd, (struct sockaddr *)&storage, length) == 0) return fd;
+  // A non-blocking stream socket "cannot be completed immediately": the handshake goes on, and
+  // the socket turns writable when it is done (connect(2), EINPROGRESS). A signal that lands
+  // during connect leaves it going on as well (EINTR); retrying would fail with EALREADY.
+  if (stream && (errno == EINPROGRESS || errno == EINTR)) {
+    *inProgress = 1;
+    return fd;
+  }
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  return -1;
+}
+
+int clinux_inet_bind(int family, int stream, const unsigned char address[16], unsigned int scope,
+                     int *port, int backlog) {
+  struct sockaddr_storage storage;
+  socklen_t length = make_inet_address(family, address, scope, *port, &storage);
+  if (length == 0) return -1;
+  int fd = socket(family, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  int one = 1;
+  socklen_t bound = sizeof storage;
+  if ((stream && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0) ||
+      bind(fd, (struct sockaddr *)&storage, length) != 0 ||
+      (stream && listen(fd, backlog) != 0) ||
+      getsockname(fd, (struct sockaddr *)&storage, &bound) != 0) {
     int saved = errno;
     close(fd);
     errno = saved;
-    fd = -1;
+    return -1;
   }
-  freeaddrinfo(found);
+  int boundFamily;
+  unsigned char boundAddress[16];
+  unsigned int boundScope;
+  if (read_inet_address(&storage, &boundFamily, boundAddress, &boundScope, port) != 0) {
+    close(fd);
+    errno = EAFNOSUPPORT;
+    return -1;
+  }
   return fd;
 }
+
+int clinux_inet_accept(int fd, int *family, unsigned char address[16], unsigned int *scope,
+                       int *port) {
+  struct sockaddr_storage storage;
+  socklen_t length = sizeof storage;
+  int accepted = accept4(fd, (struct sockaddr *)&storage, &length, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  if (accepted < 0) return -1;
+  if (read_inet_address(&storage, family, address, scope, port) != 0) {
+    int saved = errno;
+    close(accepted);
+    errno = saved;
+    return -1;
+  }
+  return accepted;
+}
+
+int clinux_inet_peer(int fd, int *family, unsigned char address[16], unsigned int *scope,
+                     int *port) {
+  struct sockaddr_storage storage;
+  socklen_t length = sizeof storage;
+  if (getpeername(fd, (struct sockaddr *)&storage, &length) != 0) return -1;
+  return read_inet_address(&storage, family, address, scope, port);
+}
+
+int clinux_socket_buffer(int fd, int sending, int bytes) {
+  return setsockopt(fd, SOL_SOCKET, sending ? SO_SNDBUF : SO_RCVBUF, &bytes, sizeof bytes);
+}
+
+int clinux_socket_shutdown_writing(int fd) { return shutdown(fd, SHUT_WR); }
 
 int clinux_udp_bind_loopback(int *port) {
   int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -378,6 +492,61 @@ int clinux_udp_bind_loopback(int *port) {
   *port = ntohs(address.sin_port);
   return fd;
 }
+
+// MARK: name lookup (getaddrinfo)
+
+int clinux_resolve(const char *host, int *families, unsigned char *addresses,
+                   unsigned int *scopes, int capacity, int *count) {
+  *count = 0;
+  struct addrinfo hints;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  // One entry per address: without a socket type getaddrinfo lists each address once per type.
+  // No AI_ADDRCONFIG: it drops every address of "localhost" on a host whose only configured
+  // addresses are loopback ones (getaddrinfo(3)); the caller tries the addresses in turn.
+  hints.ai_socktype = SOCK_STREAM;
+  struct addrinfo *found = NULL;
+  int status = getaddrinfo(host, NULL, &hints, &found);
+  if (status != 0) return status;
+  for (struct addrinfo *entry = found; entry != NULL && *count < capacity;
+       entry = entry->ai_next) {
+    if (entry->ai_addrlen > sizeof(struct sockaddr_storage)) continue;
+    struct sockaddr_storage storage;
+    memset(&storage, 0, sizeof storage);
+    memcpy(&storage, entry->ai_addr, entry->ai_addrlen);
+    int port;
+    if (read_inet_address(&storage, &families[*count], addresses + 16 * *count, &scopes[*count],
+                          &port) == 0) {
+      *count += 1;
+    }
+  }
+  freeaddrinfo(found);
+  return 0;
+}
+
+const char *clinux_resolve_error_name(int code) {
+  switch (code) {
+  case EAI_AGAIN: return "EAI_AGAIN";
+  case EAI_BADFLAGS: return "EAI_BADFLAGS";
+  case EAI_FAIL: return "EAI_FAIL";
+  case EAI_FAMILY: return "EAI_FAMILY";
+  case EAI_MEMORY: return "EAI_MEMORY";
+  case EAI_NONAME: return "EAI_NONAME";
+  case EAI_SERVICE: return "EAI_SERVICE";
+  case EAI_SOCKTYPE: return "EAI_SOCKTYPE";
+  case EAI_SYSTEM: return "EAI_SYSTEM";
+  case EAI_OVERFLOW: return "EAI_OVERFLOW";
+#ifdef EAI_NODATA
+  case EAI_NODATA: return "EAI_NODATA";
+#endif
+#ifdef EAI_ADDRFAMILY
+  case EAI_ADDRFAMILY: return "EAI_ADDRFAMILY";
+#endif
+  default: return NULL;
+  }
+}
+
+const char *clinux_resolve_error_message(int code) { return gai_strerror(code); }
 
 int clinux_serial_is_raw(int fd) {
   struct termios settings;

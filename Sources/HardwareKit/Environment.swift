@@ -35,6 +35,17 @@ public enum Environment {
   /// The corresponding C function is `getpid`.
   public static var processID: Int32 { getpid() }
 
+  /// The path of the running program's file, as the kernel has it (`/proc/self/exe`,
+  /// proc(5)); nil when /proc is not mounted.
+  ///
+  /// The corresponding C function is `readlink`.
+  public static var executablePath: String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   /// The real user id of this process. The corresponding C function is `getuid`.
   public static var userID: UInt32 { getuid() }
 }

@@ -66,6 +66,15 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   public static var connectionRefused: Errno { Errno(rawValue: ECONNREFUSED) }
   /// The peer reset the connection. The C error is `ECONNRESET`.
   public static var connectionReset: Errno { Errno(rawValue: ECONNRESET) }
+  /// A connection waiting to be accepted was given up by its client. The C error is
+  /// `ECONNABORTED`.
+  public static var connectionAborted: Errno { Errno(rawValue: ECONNABORTED) }
+  /// The socket is not connected (yet). The C error is `ENOTCONN`.
+  public static var notConnected: Errno { Errno(rawValue: ENOTCONN) }
+  /// No route to the host. The C error is `EHOSTUNREACH`.
+  public static var hostUnreachable: Errno { Errno(rawValue: EHOSTUNREACH) }
+  /// The network is unreachable (no interface up, no route). The C error is `ENETUNREACH`.
+  public static var networkUnreachable: Errno { Errno(rawValue: ENETUNREACH) }
   /// The address is already in use. The C error is `EADDRINUSE`.
   public static var addressInUse: Errno { Errno(rawValue: EADDRINUSE) }
   /// The operation timed out. The C error is `ETIMEDOUT`.

@@ -170,6 +170,19 @@ public struct Subprocess: Hashable, Sendable {
     }
   }
 
+  /// The child's exit status when it has ended, reaping it; nil while it still runs. Never
+  /// waits.
+  ///
+  /// The corresponding C function is `waitpid` with `WNOHANG`.
+  public func exitStatusIfEnded() throws(SystemError) -> ExitStatus? {
+    var status: Int32 = 0
+    let reaped = try check("waitpid", path: "\(processID)") {
+      waitpid(processID, &status, WNOHANG)
+    }
+    guard reaped == processID else { return nil }
+    return ExitStatus(waitStatus: status)
+  }
+
   /// Waits at most `timeoutMilliseconds` for the child to end.
   ///
   /// The wait sleeps on a pidfd (pidfd_open(2), Linux 5.3), which becomes readable when the

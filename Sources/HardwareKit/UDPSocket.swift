@@ -11,20 +11,19 @@ public struct UDPSocket: Sendable {
   /// The bound port of a receiver, the peer's port of a sender.
   public let port: Int
 
-  /// A socket connected to `host`:`port`. A name is resolved here, once (getaddrinfo).
+  /// A socket connected to `peer`: its sends go there, and the kernel drops datagrams from
+  /// anyone else. Connecting a datagram socket sends nothing and never waits (udp(7)); a name
+  /// is looked up beforehand, off the loop (``AddressResolver``).
   ///
-  /// The corresponding C functions are `getaddrinfo`, `socket` and `connect`.
-  public static func connect(host: String, port: Int) throws(SystemError) -> UDPSocket {
-    var message = [CChar](repeating: 0, count: 256)
-    let fd = clinux_udp_connect(host, Int32(port), &message, message.count)
-    guard fd >= 0 else {
-      let text = String(
-        decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw SystemError(
-        operation: "connect", path: "\(host):\(port)", errno: Errno(rawValue: errno),
-        hint: text.isEmpty ? nil : text)
+  /// The corresponding C functions are `socket` and `connect`.
+  public static func connect(to peer: SocketAddress) throws(SystemError) -> UDPSocket {
+    var inProgress: Int32 = 0
+    let fd = try check("connect", path: peer.description) {
+      clinux_inet_connect(
+        peer.address.family.rawValue, 0, peer.address.paddedBytes, peer.address.scopeID,
+        Int32(peer.port), &inProgress)
     }
-    return UDPSocket(fileDescriptor: FileDescriptor(rawValue: fd), port: port)
+    return UDPSocket(fileDescriptor: FileDescriptor(rawValue: fd), port: Int(peer.port))
   }
 
   /// A socket bound to 127.0.0.1 on `port` (0: a free port, then in ``port``).

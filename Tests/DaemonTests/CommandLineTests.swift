@@ -39,6 +39,21 @@ import WodclockTestSupport
     #expect(result.output.hasPrefix("ok: "))
   }
 
+  /// The resolver's child, as the daemon runs it: an address a line, or why there is none.
+  @Test func resolveAnswersWithTheAddressesOfAName() throws {
+    let found = try wodclockd(["--resolve", "localhost"])
+    #expect(found.status == 0, "\(found.error)")
+    #expect(found.output.split(separator: "\n").contains("address 127.0.0.1"), "\(found.output)")
+    let missing = try wodclockd(["--resolve", "wled.invalid"])
+    #expect(missing.status == 0)
+    #expect(missing.output.hasPrefix("error EAI_"), "\(missing.output)")
+    // Not an option for people: no config is read, and it takes exactly one name.
+    let usage = try wodclockd(["--resolve"])
+    #expect(usage.status == 64)
+    #expect(usage.error.contains("'--resolve' takes one host name"))
+    #expect(!(try wodclockd(["--help"]).output.contains("--resolve")))
+  }
+
   @Test func aBrokenConfigExits78WithCompilerStyleDiagnostics() throws {
     let daemon = try DaemonHarness(config: testConfig.replacingFirst("rounds: 6", with: "rouds: 6"))
     let result = try wodclockd(["--check-config", daemon.configPath])

@@ -23,11 +23,13 @@ import WorkoutCore
 
   /// A 32×16 matrix without gamma correction or a current cap, so the frames are the renderer's
   /// pixels, sending from the open on; its transport stands in for the device named.
-  func makeOutput(path: @escaping () -> String, baud: Int = 115_200) throws -> MatrixOutput {
+  func makeOutput(
+    path: @escaping () -> String, baud: Int = 115_200, width: Int = 32, height: Int = 16
+  ) throws -> MatrixOutput {
     let instance = try pluginInstance(
       .output,
-      "{type: serial-matrix, id: matrix, device: /dev/ttyACM0, baud: \(baud), width: 32, "
-        + "height: 16, gamma: 1, max_current_ma: 0, startup_delay: 0s}")
+      "{type: serial-matrix, id: matrix, device: /dev/ttyACM0, baud: \(baud), width: \(width), "
+        + "height: \(height), gamma: 1, max_current_ma: 0, startup_delay: 0s}")
     return try MatrixOutput(
       instance: instance,
       transport: {
@@ -50,8 +52,8 @@ import WorkoutCore
     return engine
   }
 
-  func expected(_ snapshot: WorkoutSnapshot) -> [UInt8] {
-    MatrixRenderer(width: 32, height: 16).render(
+  func expected(_ snapshot: WorkoutSnapshot, width: Int = 32, height: Int = 16) -> [UInt8] {
+    MatrixRenderer(width: width, height: height).render(
       snapshot, timeOfDay: TimeOfDay(hour: 10, minute: 0), milliseconds: 0
     ).rgbBytes
   }
@@ -135,6 +137,53 @@ import WorkoutCore
     try output.render(early)
     // The picture sent shows the next second (0:54), not the current one.
     #expect(try drain(terminal, output, frame: early) == [expected(future)])
+  }
+
+  /// A frame larger than the pty's buffer is finished as the port becomes writable: the output
+  /// asks the loop for writability while the frame is on its way, and only then, and sets no
+  /// timer of its own to push the rest.
+  @Test(.timeLimit(.minutes(1)))
+  func aFrameLargerThanThePortsBufferIsFinishedOnWritability() throws {
+    let terminal = try PseudoTerminal.open()
+    defer { try? terminal.close() }
+    try terminal.primary.setNonBlocking()
+    let path = terminal.secondaryPath
+    let output = try makeOutput(path: { path }, baud: 1_000_000, width: 128, height: 64)
+    try output.start(
+      PluginContext(id: "matrix", logger: Logger(), speed: 1, claimTerminal: { _ in }))
+    defer { output.stop() }
+    #expect(output.watchedDescriptors.isEmpty, "nothing on its way, nothing watched")
+
+    var engine = try emom()
+    let shown = frame(&engine, at: 5.2, now: 100 * Self.second)
+    try output.render(shown)
+    let port = try #require(output.serialDescriptor)
+    // 24 582 bytes, while the pty takes about 12 to 16 KiB before its peer reads.
+    #expect(output.watchedDescriptors == [WatchedDescriptor(port, for: .writable)])
+    // The next wake-up is the keep-alive's, a second on: none to push the rest of the frame.
+    #expect(output.nextWakeUp(after: shown.monotonicNow + 1) == 101 * Self.second)
+
+    // The loop's part: the peer reads, the port turns writable, the output writes on.
+    let poller = try EventPoller()
+    defer { try? poller.close() }
+    try poller.register(port, token: 1, interest: .writable)
+    var received: [UInt8] = []
+    var writableCalls = 0
+    while !output.watchedDescriptors.isEmpty && writableCalls < 10_000 {
+      while case .bytes(let count) = try terminal.primary.read(appendingTo: &received), count > 0 {}
+      for event in try poller.wait(timeoutMilliseconds: 1_000) {
+        #expect(event.isWritable)
+        try output.handleReady(port, Readiness(event), at: shown.monotonicNow)
+        writableCalls += 1
+      }
+    }
+    try poller.unregister(port)
+    while case .bytes(let count) = try terminal.primary.read(appendingTo: &received), count > 0 {}
+    #expect(writableCalls > 0)
+    #expect(output.watchedDescriptors.isEmpty, "the frame is out: writability is not watched")
+    #expect(received.count == 6 + 128 * 64 * 3)
+    let arrivedWhole = decodeAdalight(received) == expected(shown.snapshot, width: 128, height: 64)
+    #expect(arrivedWhole, "the peer decodes the frame the output drew")
   }
 
   @Test func whileTheControllerIsAwayTheSnapshotIsTheLastPictureItGot() throws {

@@ -75,7 +75,7 @@ func decodeAdalight(_ bytes: [UInt8]) -> [UInt8]? {
     let (buffer, channels) = try sampleMatrixFrame()
     let path = terminal.secondaryPath
     let transport = SerialMatrixTransport(path: { path }, baud: 1_000_000, framing: framing)
-    try transport.open()
+    try transport.open(at: 0)
     defer { transport.close() }
     try transport.send(channels)
     let length = framing.frameLength(ledCount: 32 * 16)
@@ -123,7 +123,7 @@ func decodeAdalight(_ bytes: [UInt8]) -> [UInt8]? {
     let third = [UInt8](repeating: 9, count: first.count)
     let path = terminal.secondaryPath
     let transport = SerialMatrixTransport(path: { path }, baud: 1_000_000, framing: .adalight)
-    try transport.open()
+    try transport.open(at: 0)
     defer { transport.close() }
     try transport.send(first)
     try transport.send(second)  // replaced by the third before it starts
@@ -140,7 +140,7 @@ func decodeAdalight(_ bytes: [UInt8]) -> [UInt8]? {
     defer { receiver.close() }
     let (buffer, channels) = try sampleMatrixFrame(width: 128, height: 64)
     let transport = DDPMatrixTransport(host: "127.0.0.1", port: receiver.port)
-    try transport.open()
+    try transport.open(at: 0)
     defer { transport.close() }
     try transport.send(channels)
     var packets: [[UInt8]] = []

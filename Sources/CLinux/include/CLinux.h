@@ -136,14 +136,70 @@ int clinux_serial_is_raw(int fd);
 /// cleared (closing does not drop DTR/RTS, which resets ESP and Arduino boards).
 int clinux_serial_claim(int fd);
 
-// MARK: UDP
+// MARK: IPv4 and IPv6 sockets
+//
+// Addresses cross this boundary as a family (AF_INET or AF_INET6), 16 bytes in network order
+// (the first 4 for IPv4), an IPv6 scope id (the interface of a link-local address, RFC 4007)
+// and a port: struct sockaddr_in and sockaddr_in6 are unions of awkwardly imported fields.
 
-/// A non-blocking, close-on-exec UDP socket connected to `host` (a name or an address) and
-/// `port`; -1 with errno, and getaddrinfo's message in `error` when the name does not resolve.
-int clinux_udp_connect(const char *host, int port, char *error, size_t errorCapacity);
+/// inet_pton(3) for AF_INET, then for AF_INET6: the bytes of the address `text` spells. Never
+/// looks a name up. Returns AF_INET or AF_INET6, or 0 when `text` is no address literal.
+int clinux_inet_parse(const char *text, unsigned char address[16]);
+
+/// inet_ntop(3): the text form of an address (`capacity` of at least 46, INET6_ADDRSTRLEN).
+/// Returns 0, or -1 with errno.
+int clinux_inet_format(int family, const unsigned char address[16], char *text, size_t capacity);
+
+/// if_nametoindex(3): the index of the interface `name` (an IPv6 zone such as "eth0"), or 0.
+unsigned int clinux_interface_index(const char *name);
+
+/// A non-blocking, close-on-exec socket (SOCK_STREAM when `stream`, else SOCK_DGRAM) that
+/// connects to the address and `port`. A stream socket's handshake goes on after the call
+/// returns: then `*inProgress` is 1 (connect(2), EINPROGRESS). Returns the descriptor, or -1
+/// with errno (the socket is closed then).
+int clinux_inet_connect(int family, int stream, const unsigned char address[16],
+                        unsigned int scope, int port, int *inProgress);
+
+/// A non-blocking, close-on-exec socket bound to the address and `*port` (0: a free port,
+/// written back); a stream socket gets SO_REUSEADDR and listens with `backlog`. Returns the
+/// descriptor, or -1 with errno.
+int clinux_inet_bind(int family, int stream, const unsigned char address[16], unsigned int scope,
+                     int *port, int backlog);
+
+/// accept4(2) with SOCK_CLOEXEC | SOCK_NONBLOCK, and the peer's address. Returns the new
+/// descriptor, or -1 with errno (EAGAIN when nobody waits).
+int clinux_inet_accept(int fd, int *family, unsigned char address[16], unsigned int *scope,
+                       int *port);
+
+/// getpeername(2): the connected peer's address; -1 with errno (ENOTCONN while a non-blocking
+/// connect is on its way).
+int clinux_inet_peer(int fd, int *family, unsigned char address[16], unsigned int *scope,
+                     int *port);
+
+/// setsockopt(2) SO_SNDBUF (`sending`) or SO_RCVBUF to `bytes` (the kernel doubles it,
+/// socket(7)). Returns 0, or -1 with errno.
+int clinux_socket_buffer(int fd, int sending, int bytes);
+
+/// shutdown(2) of the writing side (SHUT_WR): the peer reads the end of the stream.
+int clinux_socket_shutdown_writing(int fd);
 
 /// A non-blocking UDP socket bound to 127.0.0.1:`*port` (0: any free port, written back).
 int clinux_udp_bind_loopback(int *port);
+
+// MARK: name lookup (getaddrinfo)
+
+/// getaddrinfo(3) of `host` for stream sockets of any family, in the order it gives them
+/// (RFC 6724): up to `capacity` addresses into `families`, `addresses` (16 bytes each) and
+/// `scopes`, their number into `*count`. May wait for seconds: only the resolver's child
+/// process calls it. Returns 0 or an EAI_* code (EAI_SYSTEM: see errno).
+int clinux_resolve(const char *host, int *families, unsigned char *addresses,
+                   unsigned int *scopes, int capacity, int *count);
+
+/// The name of an EAI_* code ("EAI_NONAME"), or NULL for one this header does not know.
+const char *clinux_resolve_error_name(int code);
+
+/// gai_strerror(3): getaddrinfo's words for an EAI_* code ("Name or service not known").
+const char *clinux_resolve_error_message(int code);
 
 // MARK: I2C (i2c-dev)
 

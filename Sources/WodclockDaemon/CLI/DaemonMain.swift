@@ -22,6 +22,8 @@ public enum DaemonMain {
     case .version:
       print("wodclockd \(WodclockVersion.current)")
       return 0
+    case .resolve(let host):
+      return AddressResolver.answer(host)
     case .checkConfig, .printConfig, .safeOutputs, .run:
       break
     }

@@ -13,6 +13,10 @@ public struct DaemonOptions: Equatable {
     case safeOutputs
     case version
     case help
+    /// `wodclockd --resolve HOST`: looks `HOST` up and prints its addresses. Not for people:
+    /// the daemon runs it as a child of its own, so that the loop never waits for a name
+    /// server (``AddressResolver``).
+    case resolve(String)
   }
 
   public var task: Task = .run
@@ -22,6 +26,8 @@ public struct DaemonOptions: Equatable {
   public var speed: Int64 = 1
 
   public static let defaultConfigPath = "/etc/wodclock/wodclock.yaml"
+  /// The hidden option of the resolver's child (``Task/resolve(_:)``).
+  static let resolveFlag = "--resolve"
 
   public static let usage = """
     usage: wodclockd [--config FILE] [--socket PATH] [--state-dir DIR] [--speed N]
@@ -49,6 +55,14 @@ public struct DaemonOptions: Equatable {
   /// Parses the arguments (without the program name).
   public static func parse(_ arguments: [String]) -> Result<DaemonOptions, UsageError> {
     var options = DaemonOptions()
+    // The resolver's child: the name is taken as it is, whatever it starts with.
+    if arguments.first == resolveFlag {
+      guard arguments.count == 2 else {
+        return .failure(UsageError("'\(resolveFlag)' takes one host name"))
+      }
+      options.task = .resolve(arguments[1])
+      return .success(options)
+    }
     var index = 0
     func value(for flag: String) -> Result<String, UsageError> {
       index += 1

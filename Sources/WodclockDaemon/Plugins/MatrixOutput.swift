@@ -2,7 +2,8 @@
 // The LED-matrix output kinds: `serial-matrix` (WLED or an Arduino on USB serial: Adalight,
 // TPM2 or raw frames) and `ddp-matrix` (WLED, xLights, Falcon over Wi-Fi or Ethernet). A frame
 // is sent when the picture changes, and again before the controller's realtime timeout. A serial
-// controller that is unplugged is reopened when udev says it is back, or by retries without udevd.
+// controller that is unplugged is reopened when udev says it is back, or by retries without udevd;
+// a network controller's name is looked up in the background, and again while it has no address.
 
 import Configuration
 import DisplayKit
@@ -40,6 +41,12 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   private var context: PluginContext?
 
   private var transport: (any MatrixTransport)?
+  /// Transports given up in an earlier call whose descriptors the loop was watching: closed at
+  /// the next call, once the loop has re-read ``watchedDescriptors`` and let go of them.
+  private var retired: [any MatrixTransport] = []
+  /// The descriptors the loop watches for the output during a call: what
+  /// ``watchedDescriptors`` said after the previous one (the daemon re-reads it after each).
+  private var watchedByLoop: Set<FileDescriptor> = []
   /// With udevd: tty events, watched by the daemon's loop while the output runs.
   private var monitor: (any SerialHotplugMonitor)?
   /// The controller is away: when to try again, and the next wait.
@@ -54,13 +61,24 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   private var lastSent: [UInt8]?
   private var lastSentAt: Int64 = 0
   private var lastFrame: OutputFrame?
-  private var flushPending = false
+  /// What prompted the open of a transport that is not ready yet (its name is being looked
+  /// up), for the log line when it is.
+  private var reopenedVia: String?
+  /// A network controller's name had no address, and the log said so; said again only when it
+  /// is found.
+  private var reportedNotFound = false
+  /// The next wait before a name that had no address is looked up again.
+  private var lookupBackoff: Int64 = minimumLookupBackoff
 
   static let minimumBackoff: Int64 = 250_000_000
   static let maximumBackoff: Int64 = 2_000_000_000
   /// With a working monitor the controller is reopened on its `add` event; a slow retry still
   /// catches a lost notification (a netlink burst overflows the socket: ENOBUFS).
   static let monitoredRetry: Int64 = 10_000_000_000
+  /// A name without an address is looked up again after 1 s, then less and less often: each
+  /// lookup is a process of its own.
+  static let minimumLookupBackoff: Int64 = 1_000_000_000
+  static let maximumLookupBackoff: Int64 = 30_000_000_000
 
   /// An output from a validated config entry of `serial-matrix` or `ddp-matrix`.
   public convenience init(instance: PluginInstance) throws {
@@ -138,7 +156,11 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
     warnedAboutBudget = false
     retryAt = nil
     backoff = Self.minimumBackoff
+    lookupBackoff = Self.minimumLookupBackoff
     announced = false
+    reopenedVia = nil
+    reportedNotFound = false
+    watchedByLoop = []
     if let hotplug, hotplug.isAvailable() {
       do {
         monitor = try hotplug.makeMonitor()
@@ -153,7 +175,7 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
     // A device that is not there yet is not a failure of the plugin: it is waited for, like one
     // that goes away later.
     do {
-      try transport.open()
+      try transport.open(at: context.clock.monotonic())
       self.transport = transport
       sendableAt = nil
     } catch {
@@ -168,13 +190,30 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   /// How a controller that is away is found again, for log lines: `udev` or `retry`.
   private var hotplugWay: String { monitor == nil ? "retry" : "udev" }
 
+  /// The hotplug monitor's socket; and the transport's descriptors while it waits for one: a
+  /// serial port's writability while a frame is on its way, a network name's lookup.
   public var watchedDescriptors: [WatchedDescriptor] {
-    monitor.map { [WatchedDescriptor($0.fileDescriptor)] } ?? []
+    (monitor.map { [WatchedDescriptor($0.fileDescriptor)] } ?? [])
+      + (transport?.watchedDescriptors ?? [])
   }
 
   public func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64)
     throws
   {
+    beginCall()
+    if let transport, transport.watchedDescriptors.contains(where: { $0.descriptor == descriptor })
+    {
+      let wasReady = transport.isReady
+      do {
+        try transport.handleReady(descriptor, readiness, at: now)
+        if !wasReady { noteReady(transport) }
+      } catch let error as DeviceGoneError {
+        lost(error, at: now)
+      } catch let error as ControllerNotFoundError {
+        notFound(error, at: now)
+      }
+      return
+    }
     guard let monitor, let hotplug, descriptor == monitor.fileDescriptor else { return }
     // Drained whatever happens: the descriptor stays readable until it is.
     let events = monitor.drain()
@@ -192,6 +231,7 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   }
 
   public func render(_ frame: OutputFrame) throws {
+    beginCall()
     lastFrame = frame
     let now = frame.monotonicNow
     if transport == nil {
@@ -200,6 +240,17 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       guard transport != nil else { return }
     }
     guard let transport else { return }
+    if !transport.isReady {
+      // A lookup past its deadline is given up here.
+      do {
+        try transport.handleWakeUp(at: now)
+      } catch let error as ControllerNotFoundError {
+        notFound(error, at: now)
+        return
+      }
+      noteReady(transport)
+      guard transport.isReady else { return }
+    }
     if sendableAt == nil { sendableAt = now + settle }
     guard let sendableAt, now >= sendableAt else { return }
 
@@ -221,17 +272,17 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
     if case .heldAtLowestVisibleLevel(let estimate) = budget { warnBudgetTooSmall(estimate) }
     do {
       if channels != lastSent || now - lastSentAt >= keepAlive {
+        // What does not fit in the port's buffer now follows as the port becomes writable
+        // (``handleReady``): the loop watches for that while a frame is on its way.
         try transport.send(channels)
         lastSent = channels
         lastSentAt = now
-        flushPending = true
         // What the controller got. The old picture becomes the next one's canvas (the renderer
         // paints every pixel).
         if sentPicture == nil { sentPicture = buffer } else { swap(&buffer, &sentPicture!) }
-      } else if flushPending {
-        flushPending = !(try transport.flush())
+      } else if transport.isBusy {
+        _ = try transport.flush()
       }
-      if flushPending { flushPending = !(try transport.flush()) }
     } catch let error as DeviceGoneError {
       lost(error, at: now)
     }
@@ -257,10 +308,8 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   /// The controller went away: said once, then retried soon (a replug quicker than this
   /// noticed it), then on its udev event or with a growing wait.
   private func lost(_ error: DeviceGoneError, at now: Int64) {
-    transport?.close()
-    transport = nil
+    giveUpTransport()
     lastSent = nil
-    flushPending = false
     backoff = Self.minimumBackoff
     retryAt = now + backoff
     announced = false
@@ -269,11 +318,64 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       [("error", error.description), ("hotplug", hotplugWay)])
   }
 
+  /// A network controller's name has no address: said once, then looked up again with a
+  /// growing wait (a controller that boots registers its mDNS name a few seconds later).
+  private func notFound(_ error: ControllerNotFoundError, at now: Int64) {
+    giveUpTransport()
+    lastSent = nil
+    retryAt = now + lookupBackoff
+    if !reportedNotFound {
+      reportedNotFound = true
+      var fields = [("error", error.description)]
+      if let hint = error.hint { fields.append(("hint", hint)) }
+      fields.append(("retry_in", "\(lookupBackoff / 1_000_000_000)s"))
+      context?.log(.warning, "LED matrix controller not available; waiting for it", fields)
+    }
+    lookupBackoff = min(Self.maximumLookupBackoff, lookupBackoff * 2)
+  }
+
+  /// Drops the transport: closed now, or at the next call when the loop was watching one of
+  /// its descriptors during this one (epoll(7) tracks the open file: a descriptor closed while
+  /// registered, its number then reused, would confuse the loop).
+  private func giveUpTransport() {
+    guard let transport else { return }
+    self.transport = nil
+    let own = Set(watchedByLoop.filter { $0 != monitor?.fileDescriptor })
+    if own.isEmpty { transport.close() } else { retired.append(transport) }
+  }
+
+  /// At the start of every call: closes what the previous calls gave up, and notes what the loop
+  /// watches during this one.
+  private func beginCall() {
+    for old in retired { old.close() }
+    retired = []
+    transport?.closeRetired()
+    watchedByLoop = Set(watchedDescriptors.map(\.descriptor))
+  }
+
+  /// Called when `transport` may have just become ready: logs a network name found, and a
+  /// controller that was away being back.
+  private func noteReady(_ transport: any MatrixTransport) {
+    guard transport.isReady else { return }
+    if let ddp = transport as? DDPMatrixTransport, let address = ddp.address,
+      IPAddress(ddp.host) == nil
+    {
+      context?.log(
+        .info, "LED matrix controller found", [("host", ddp.host), ("address", "\(address)")])
+    }
+    lookupBackoff = Self.minimumLookupBackoff
+    reportedNotFound = false
+    if let via = reopenedVia {
+      reopenedVia = nil
+      context?.log(.notice, "LED matrix controller back", [("via", via)])
+    }
+  }
+
   /// Opens the controller again; `via` says what prompted it (`retry`, `monitor`), for the log.
   private func reopen(at now: Int64, via: String) {
     let transport = makeTransport()
     do {
-      try transport.open()
+      try transport.open(at: now)
       self.transport = transport
       retryAt = nil
       backoff = Self.minimumBackoff
@@ -281,7 +383,9 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       // Frames wait for the board that the open reset.
       sendableAt = now + settle
       lastSentAt = now
-      context?.log(.notice, "LED matrix controller back", [("via", via)])
+      // A network name is being looked up: the line comes when it is found.
+      reopenedVia = via
+      noteReady(transport)
     } catch {
       if monitor != nil && !announced {
         // Still away: its udev event says when it is back.
@@ -314,7 +418,11 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
 
   public func nextWakeUp(after now: Int64) -> Int64? {
     if transport == nil { return retryAt }
-    guard let frame = lastFrame, let transport else { return nil }
+    guard let transport else { return nil }
+    // Its name is being looked up: the answer comes on a watched descriptor; the deadline is
+    // when the lookup is given up.
+    if !transport.isReady { return transport.nextWakeUp(after: now) }
+    guard let frame = lastFrame else { return nil }
     // The tokens' night brightness starts at a wall-clock minute: look once a minute.
     var next = now + 60_000_000_000
     func consider(_ candidate: Int64) {
@@ -322,10 +430,7 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
     }
     if let sendableAt, now < sendableAt { consider(sendableAt) }
     consider(lastSentAt + keepAlive)
-    if flushPending {
-      // Come back when about a kilobyte has drained.
-      consider(now + max(1_000_000, transport.wireNanoseconds(byteCount: 1024)))
-    }
+    // No wake-up while a frame drains: its rest follows when the port is writable.
     let lead = transport.wireNanoseconds(
       byteCount: transport.frameLength(ledCount: wiring.ledCount))
     if lead > 0, let change = frame.nextChange { consider(change - lead) }
@@ -337,6 +442,9 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   }
 
   public func stop() {
+    // The loop stopped watching before this call: everything closes now.
+    for old in retired { old.close() }
+    retired = []
     // Dark, so the wall does not freeze on the last second shown.
     if let transport {
       try? transport.send([UInt8](repeating: 0, count: wiring.ledCount * 3))
@@ -344,6 +452,7 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       transport.close()
     }
     transport = nil
+    reopenedVia = nil
     lastFrame = nil
     lastSent = nil
     monitor = nil
@@ -355,28 +464,66 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   /// process of its own, after the daemon ended.
   public func driveSafe() throws -> SafeState {
     let transport = makeTransport()
-    try transport.open()
+    // Run by `--safe-outputs`, without a daemon: the system's clock, through the same seam.
+    let clock = context?.clock ?? .system
+    let opened = clock.monotonic()
+    try transport.open(at: opened)
     defer { transport.close() }
+    // A network name is looked up first, for as long as the resolver allows.
+    try Self.wait(
+      for: transport, clock: clock, until: transport.nextWakeUp(after: opened) ?? opened
+    ) {
+      !transport.isReady
+    }
     // Opening a USB-serial port resets most boards, which miss what comes before they are up.
     if settle > 0 { PWMChannel.sleep(settle) }
     let dark = [UInt8](repeating: 0, count: wiring.ledCount * 3)
     try transport.send(dark)
-    // The port is non-blocking: a frame longer than the tty's buffer leaves in parts. What is
-    // in the kernel's buffer at the close still goes out (the tty drains on close).
+    // The port is non-blocking: a frame longer than the tty's buffer leaves in parts, as the
+    // port becomes writable. What is in the kernel's buffer at the close still goes out (the
+    // tty drains on close).
     let wire = transport.wireNanoseconds(
       byteCount: transport.frameLength(ledCount: wiring.ledCount))
-    let deadline = MonotonicClock.now() + wire + 1_000_000_000
-    while try !transport.flush() {
-      guard MonotonicClock.now() < deadline else {
-        throw PluginError("the controller takes no more bytes; the dark frame did not leave")
-      }
-      PWMChannel.sleep(1_000_000)
+    try Self.wait(for: transport, clock: clock, until: clock.monotonic() + wire + 1_000_000_000) {
+      transport.isBusy
+    }
+    guard !transport.isBusy else {
+      throw PluginError("the controller takes no more bytes; the dark frame did not leave")
     }
     return .driven("dark")
   }
 
-  /// Whether the controller is open (tests).
-  var isConnected: Bool { transport != nil }
+  /// Waits on what `transport` watches while `pending` holds, until `deadline` (when the
+  /// transport is told the time is up: a lookup then fails). Only for `--safe-outputs`.
+  private static func wait(
+    for transport: any MatrixTransport, clock: DaemonClock, until deadline: Int64,
+    while pending: () -> Bool
+  ) throws {
+    let poller = try EventPoller()
+    defer { try? poller.close() }
+    while pending() {
+      let now = clock.monotonic()
+      guard now < deadline else {
+        try transport.handleWakeUp(at: now)
+        return
+      }
+      let watched = transport.watchedDescriptors
+      guard !watched.isEmpty else { return }
+      for (index, entry) in watched.enumerated() {
+        try poller.register(entry.descriptor, token: UInt64(index), interest: entry.interest)
+      }
+      let events = try poller.wait(until: deadline)
+      for entry in watched { try poller.unregister(entry.descriptor) }
+      for event in events {
+        try transport.handleReady(
+          watched[Int(event.token)].descriptor, Readiness(event), at: clock.monotonic())
+      }
+      transport.closeRetired()
+    }
+  }
+
+  /// Whether the controller can be sent frames: open, and a network one's address known.
+  var isConnected: Bool { transport?.isReady == true }
 
   /// When the output tries to open its absent controller next (tests).
   var nextRetry: Int64? { transport == nil ? retryAt : nil }
