@@ -45,10 +45,22 @@ public struct TimeOfDay: Sendable, Equatable, Hashable, Comparable {
 public enum ValueSyntax {
   // MARK: Durations
 
-  /// Reads a duration: `20s`, `1m30s`, `90s`, `2h`, `1h30m`, `500ms`, `1.5s` (units from hours
-  /// down to milliseconds, each at most once), or clock style `1:30` (m:ss) and `1:02:03`
-  /// (h:mm:ss). A bare number is refused: `90` could mean seconds or minutes.
-  public static func duration(_ scalar: Scalar) -> Result<Duration, Diagnostic> {
+  /// What a duration times, which decides how a bare number's hint reads it.
+  public enum DurationKind: Sendable {
+    /// A short stretch (a rest, a count-in, a beep): `20` most likely means seconds.
+    case segment
+    /// A whole workout or a round of one (an AMRAP's `time`, a `cap`, an EMOM's `interval`):
+    /// coaches say "AMRAP 20" and mean minutes.
+    case workoutLength
+  }
+
+  /// Reads a duration: `20s`, `1m30s`, `90s`, `2h`, `1h30m`, `500ms`, `1.5s`, `20min`,
+  /// `20 mins` (units from hours down to milliseconds, each at most once, a space allowed
+  /// before a unit), or clock style `1:30` (m:ss) and `1:02:03` (h:mm:ss). A bare number is
+  /// refused: `90` could mean seconds or minutes; the hint reads it as `kind` suggests.
+  public static func duration(_ scalar: Scalar, of kind: DurationKind = .segment)
+    -> Result<Duration, Diagnostic>
+  {
     let text = scalar.text
     let fail = { (message: String, hint: String?) -> Result<Duration, Diagnostic> in
       .failure(.error(message, at: scalar.range, hint: hint))
@@ -63,7 +75,7 @@ public enum ValueSyntax {
     if bytes.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }),
       bytes.contains(where: isDigit)
     {
-      return fail("a duration needs a unit", bareNumberHint(text))
+      return fail("a duration needs a unit", bareNumberHint(text, kind))
     }
     if bytes.contains(UInt8(ascii: ":")) {
       return clockDuration(bytes, text: text).mapError {
@@ -81,11 +93,25 @@ public enum ValueSyntax {
     var hint: String?
   }
 
-  private static func bareNumberHint(_ text: String) -> String {
-    guard let seconds = Int(text) else { return "write '\(text)s'" }
-    let minutes = seconds / 60
-    let rest = seconds % 60
-    return "write '\(seconds)s' or '\(minutes):\(rest < 10 ? "0" : "")\(rest)'"
+  private static func bareNumberHint(_ text: String, _ kind: DurationKind) -> String {
+    switch kind {
+    case .segment:
+      guard let seconds = Int(text) else { return "write '\(text)s'" }
+      return "write '\(seconds)s' or '\(clockText(seconds))'"
+    case .workoutLength:
+      // Nine digits at most, so the seconds cannot overflow.
+      guard let minutes = Int(text), text.utf8.count <= 9 else { return "write '\(text)m'" }
+      return "write '\(minutes)m' or '\(clockText(minutes * 60))'"
+    }
+  }
+
+  /// `m:ss` below an hour, `h:mm:ss` from one.
+  private static func clockText(_ seconds: Int) -> String {
+    func twoDigits(_ value: Int) -> String { (value < 10 ? "0" : "") + "\(value)" }
+    let hours = seconds / 3600
+    let minutes = seconds / 60 % 60
+    if hours > 0 { return "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds % 60))" }
+    return "\(minutes):\(twoDigits(seconds % 60))"
   }
 
   /// `m:ss` or `h:mm:ss`.
@@ -109,8 +135,10 @@ public enum ValueSyntax {
 
   /// `1h30m`, `1.5s`, `500ms`...: number-unit pairs from the largest unit to the smallest.
   private static func unitDuration(_ bytes: [UInt8], text: String) -> Result<Duration, Problem> {
-    let units: [(name: String, milliseconds: Int)] = [
-      ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1),
+    // `min` and `mins` are minutes as the whiteboard writes them; a rank orders the units.
+    let units: [(name: String, milliseconds: Int, rank: Int)] = [
+      ("h", 3_600_000, 0), ("m", 60_000, 1), ("min", 60_000, 1), ("mins", 60_000, 1),
+      ("s", 1000, 2), ("ms", 1, 3),
     ]
     let expected = "expected a duration like '20s', '1m30s' or '1:30', found '\(text)'"
     var index = 0
@@ -131,10 +159,13 @@ public enum ValueSyntax {
       guard !integerDigits.isEmpty, integerDigits.count <= 9, fractionDigits.count <= 9 else {
         return .failure(Problem(message: expected, hint: nil))
       }
+      let number = String(decoding: bytes[numberStart..<index], as: UTF8.self)
+      // `20 min`: spaces may stand between a number and its unit.
+      while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
       let unitStart = index
       while index < bytes.count, isLetter(bytes[index]) { index += 1 }
       let unitText = String(decoding: bytes[unitStart..<index], as: UTF8.self)
-      let number = String(decoding: bytes[numberStart..<unitStart], as: UTF8.self)
+      while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
       if unitText.isEmpty {
         if index < bytes.count { return .failure(Problem(message: expected, hint: nil)) }
         return .failure(
@@ -146,16 +177,17 @@ public enum ValueSyntax {
         return .failure(
           Problem(
             message: "unknown duration unit '\(unitText)' in '\(text)'",
-            hint: "use h, m, s or ms, as in '1m30s' or '500ms'"))
+            hint: "use h, m (or min), s or ms, as in '1m30s', '20 min' or '500ms'"))
       }
-      guard unitIndex > previousUnit else {
+      let rank = units[unitIndex].rank
+      guard rank > previousUnit else {
         return .failure(
           Problem(
             message:
               "duration units must go from hours down to milliseconds, each once, in '\(text)'",
             hint: "write e.g. '1h30m' or '1m30s'"))
       }
-      previousUnit = unitIndex
+      previousUnit = rank
       let scale = units[unitIndex].milliseconds
       var fraction = 0
       var divisor = 1

@@ -255,7 +255,13 @@ struct ConfigWriter {
       clockFace(2, face)
     case .forTime(let parameters):
       if let cap = parameters.cap { key(2, "cap", Self.duration(cap)) }
-      if let rounds = parameters.rounds { key(2, "rounds", "\(rounds)") }
+      if let scheme = parameters.repScheme {
+        key(2, "reps", YAMLText.flowList(scheme.map { "\($0)" }))
+      }
+      // A rep scheme sets the rounds; written beside it only when they differ.
+      if let rounds = parameters.rounds, rounds != parameters.repScheme?.count {
+        key(2, "rounds", "\(rounds)")
+      }
     case .amrap(let parameters):
       key(2, "time", Self.duration(parameters.time))
     case .emom(let parameters):
@@ -283,6 +289,7 @@ struct ConfigWriter {
       key(2, "switch_pause", Self.duration(parameters.switchPause))
       key(2, "reverse", Self.bool(parameters.reverseDirection))
     case .sequence(let parameters):
+      key(2, "skip_last_rest", Self.bool(parameters.skipLastRest))
       key(2, "steps", "")
       steps(3, parameters.steps)
     }

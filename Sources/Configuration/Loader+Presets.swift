@@ -13,7 +13,7 @@ enum PresetKeys {
   ]
   static let byMode: [ModeName: [String]] = [
     .clock: ["format", "seconds"],
-    .forTime: ["cap", "rounds"],
+    .forTime: ["cap", "rounds", "reps"],
     .amrap: ["time"],
     .emom: ["interval", "rounds", "labels", "ladder"],
     .intervals: intervals,
@@ -21,7 +21,7 @@ enum PresetKeys {
     .tempo: [
       "tempo", "reps", "sets", "set_rest", "start", "unilateral", "switch_pause", "reverse",
     ],
-    .sequence: ["steps"],
+    .sequence: ["steps", "skip_last_rest"],
   ]
   static let modeNames = ModeName.allCases.map(\.rawValue)
   static let step = ["name", "kind", "duration", "repeat", "steps", "loop", "skippable", "reps"]
@@ -197,10 +197,20 @@ extension Loader {
     case .forTime:
       var parameters = ForTimeParameters()
       if let node = mapping["cap"] {
-        parameters.cap = checker.duration(node, key: "cap", in: PlanLimits.segmentLength)
+        parameters.cap = checker.duration(
+          node, key: "cap", in: PlanLimits.segmentLength, of: .workoutLength)
       }
       if let node = mapping["rounds"] {
         parameters.rounds = checker.integer(node, key: "rounds", in: PlanLimits.rounds)
+      }
+      if let node = mapping["reps"] {
+        parameters.repScheme = readRepScheme(node)
+        // The scheme sets the rounds; a `rounds` beside it must agree (the plan checks it).
+        if mapping["rounds"] == nil, let count = parameters.repScheme?.count,
+          PlanLimits.rounds.contains(count)
+        {
+          parameters.rounds = count
+        }
       }
       return .forTime(parameters)
     case .amrap:
@@ -208,7 +218,9 @@ extension Loader {
         missing("time", context, example: "12m")
         return nil
       }
-      return checker.duration(node, key: "time", in: PlanLimits.segmentLength).map {
+      return checker.duration(
+        node, key: "time", in: PlanLimits.segmentLength, of: .workoutLength
+      ).map {
         .amrap(AMRAPParameters(time: $0))
       }
     case .emom:
@@ -231,8 +243,27 @@ extension Loader {
           hint: "list at least one step, as in '- {name: row, duration: 1m}'")
         return nil
       }
-      return .sequence(SequenceParameters(steps: steps))
+      var skipLastRest = false
+      if let node = mapping["skip_last_rest"] {
+        skipLastRest = checker.boolean(node, key: "skip_last_rest") ?? false
+      }
+      return .sequence(SequenceParameters(steps: steps, skipLastRest: skipLastRest))
     }
+  }
+
+  /// A For Time's rep scheme, `[21, 15, 9]`: the reps of each round.
+  mutating func readRepScheme(_ node: ConfigNode) -> [Int]? {
+    guard let items = checker.list(node, key: "reps", example: "[21, 15, 9]") else { return nil }
+    var reps: [Int] = []
+    var failed = false
+    for item in items {
+      if let value = checker.integer(item, key: "reps", in: PlanLimits.schemeReps) {
+        reps.append(value)
+      } else {
+        failed = true
+      }
+    }
+    return failed ? nil : reps
   }
 
   mutating func readEMOM(_ context: PresetContext) -> EMOMParameters? {
@@ -240,7 +271,8 @@ extension Loader {
     var parameters = EMOMParameters(rounds: 1)
     if let node = mapping["interval"] {
       parameters.interval =
-        checker.duration(node, key: "interval", in: PlanLimits.segmentLength)
+        checker.duration(
+          node, key: "interval", in: PlanLimits.segmentLength, of: .workoutLength)
         ?? parameters.interval
     }
     if let node = mapping["rounds"] {
@@ -421,8 +453,11 @@ extension Loader {
       step.kind = SequenceStep.Kind(rawValue: kind)!
     }
     if let durationNode = mapping["duration"] {
+      // A loop's duration is a workout's length (an AMRAP of its steps); a step's, a station's.
+      let loops = mapping["loop"]?.scalarText == "true"
       step.duration = checker.duration(
-        durationNode, key: "duration", in: PlanLimits.segmentLength)
+        durationNode, key: "duration", in: PlanLimits.segmentLength,
+        of: loops ? .workoutLength : .segment)
     }
     if let repeatNode = mapping["repeat"] {
       step.repetitions = checker.integer(repeatNode, key: "repeat", in: PlanLimits.rounds) ?? 1

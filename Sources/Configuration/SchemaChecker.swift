@@ -108,12 +108,13 @@ struct SchemaChecker {
   // MARK: Values
 
   /// A duration within `range`: `20s`, `1m30s`, `1:30`, `500ms`.
-  mutating func duration(_ node: ConfigNode, key: String, in range: ClosedRange<TimeSpan>)
-    -> TimeSpan?
-  {
+  mutating func duration(
+    _ node: ConfigNode, key: String, in range: ClosedRange<TimeSpan>,
+    of kind: ValueSyntax.DurationKind = .segment
+  ) -> TimeSpan? {
     guard let scalar = scalar(node, key: key, expected: "a duration such as '20s' or '1:30'")
     else { return nil }
-    guard let duration = bag.take(ValueSyntax.duration(scalar)) else { return nil }
+    guard let duration = bag.take(ValueSyntax.duration(scalar, of: kind)) else { return nil }
     // A duration the file can spell (999999999h) may not fit in TimeSpan's nanoseconds.
     guard let value = TimeSpan(exactly: duration), range.contains(value) else {
       error(

@@ -55,12 +55,19 @@ public enum TimeText: Sendable {
     roundParts(snapshot, words: words).joined(separator: " · ")
   }
 
-  /// The parts of ``rounds(_:words:)``, for renderers that lay them out themselves.
+  /// The parts of ``rounds(_:words:)``, for renderers that lay them out themselves: the one
+  /// rule of every display that writes words, so the terminal, the log line and the matrix
+  /// show the same score.
   public static func roundParts(_ snapshot: WorkoutSnapshot, words: DisplayWords) -> [String] {
     var parts: [String] = []
     if let round = snapshot.round {
-      let initial = words[.round].first.map(String.init) ?? "R"
-      parts.append("\(initial) \(round)")
+      if isLapTally(snapshot) {
+        // An AMRAP's score: the rounds done (`LAP 5` after five laps), not the round under way.
+        parts.append("\(words[.lap]) \(round.index)")
+      } else {
+        let initial = words[.round].first.map(String.init) ?? "R"
+        parts.append("\(initial) \(round)")
+      }
     }
     if let set = snapshot.set { parts.append("\(words[.set]) \(set)") }
     if let rep = snapshot.rep { parts.append("\(words[.rep]) \(rep)") }
@@ -71,6 +78,12 @@ public enum TimeText: Sendable {
     }
     if let side = snapshot.side { parts.append(words[side == .left ? .left : .right]) }
     return parts
+  }
+
+  /// Whether the snapshot's round is the lap tally (the rounds done in an AMRAP, or in a For
+  /// Time without a rounds target) rather than the round under way.
+  public static func isLapTally(_ snapshot: WorkoutSnapshot) -> Bool {
+    (snapshot.mode == .amrap || snapshot.mode == .forTime) && snapshot.round?.count == nil
   }
 
   /// One value of a tempo as TempoRep writes it: `↓4`, `0`, `↑1.5`, `X` (an explosive

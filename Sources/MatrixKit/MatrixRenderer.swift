@@ -170,18 +170,11 @@ public struct MatrixRenderer: Sendable {
     return period > 0 ? period : nil
   }
 
-  /// Round, set and rep as `R 3/10 SET 2/5`, trailing parts dropped until it fits; the lap
-  /// tally when the mode counts laps.
+  /// Round, set and rep as `R 3/10 SET 2/5`, trailing parts dropped until it fits; an AMRAP's
+  /// lap tally (`LAP 5`, blank before the first lap), as every display shows it.
   func counterText(_ snapshot: WorkoutSnapshot, maxWidth: Int, scale: Int) -> String {
     guard snapshot.mode != .clock, snapshot.runState != .idle else { return "" }
-    var parts: [String]
-    switch snapshot.mode {
-    case .amrap, .forTime:
-      // The lap tally, as on the 7-segment layouts; blank before the first lap.
-      parts = snapshot.laps > 0 ? ["\(words[.lap]) \(snapshot.laps)"] : []
-    default:
-      parts = TimeText.roundParts(snapshot, words: words)
-    }
+    var parts = TimeText.roundParts(snapshot, words: words)
     func fits(_ parts: [String]) -> Bool {
       font.width(of: parts.joined(separator: " "), scale: scale) <= maxWidth
     }

@@ -273,7 +273,12 @@ public enum SegmentRenderer {
     case .clock:
       return blank
     case .forTime, .amrap:
-      return snapshot.laps > 0 ? fitted(Int64(snapshot.laps), width: width) : blank
+      // A rep scheme's round shows its reps (21, 15, 9); an AMRAP its score, the rounds done
+      // (blank before the first lap); rounds for time the round under way, as interval modes.
+      if let reps = snapshot.targetReps { return fitted(Int64(reps), width: width) }
+      guard let round = snapshot.round else { return blank }
+      if TimeText.isLapTally(snapshot) { return fitted(Int64(round.index), width: width) }
+      return roundDigits(round, width: width, options: options)
     case .tempo:
       guard let rep = snapshot.rep ?? snapshot.set else { return blank }
       if width >= 3, let set = snapshot.set, snapshot.rep != nil {
@@ -283,14 +288,20 @@ public enum SegmentRenderer {
       return fitted(Int64(rep.index), width: width)
     case .emom, .intervals, .tabata, .sequence:
       guard let round = snapshot.round else { return blank }
-      var value = round.index
-      if options.rounds == .remaining, let count = round.count { value = count - round.index + 1 }
-      let digits = fitted(Int64(value), width: width)
-      if options.roundPrefix, width >= 2, String(value).count < width {
-        return ["r"] + fitted(Int64(value), width: width - 1)
-      }
-      return digits
+      return roundDigits(round, width: width, options: options)
     }
+  }
+
+  private static func roundDigits(
+    _ round: Counter, width: Int, options: SegmentDisplayOptions
+  ) -> [Character] {
+    var value = round.index
+    if options.rounds == .remaining, let count = round.count { value = count - round.index + 1 }
+    let digits = fitted(Int64(value), width: width)
+    if options.roundPrefix, width >= 2, String(value).count < width {
+      return ["r"] + fitted(Int64(value), width: width - 1)
+    }
+    return digits
   }
 
   private static func finishTag(_ snapshot: WorkoutSnapshot) -> String {

@@ -29,7 +29,9 @@ struct CuePlanner {
       }
       if let round = segment.round, round != previous?.round {
         at(.zero, .roundStart(round))
-        if let count = round.count, round.index > 1 {
+        // Counting the round that starts, the first included: a 5-round EMOM announces 5 as it
+        // begins (WODrounds' rounds-remaining cue).
+        if let count = round.count {
           let remaining = count - round.index + 1
           if options.roundsRemaining.contains(remaining) { at(.zero, .roundsRemaining(remaining)) }
         }
@@ -47,8 +49,10 @@ struct CuePlanner {
           }
         }
         if options.countdown && segment.kind.hasCountdown {
+          // A "3" that falls on the segment's first instant (a 3 s count-in or side switch)
+          // still sounds: the whole 3-2-1 fits in it.
           for secondsLeft in stride(from: 3, through: 1, by: -1)
-          where Self.second * Int64(secondsLeft) < length {
+          where Self.second * Int64(secondsLeft) <= length {
             at(
               length - Self.second * Int64(secondsLeft),
               .countdown(secondsLeft: secondsLeft, ending: segment.kind))

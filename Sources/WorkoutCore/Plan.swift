@@ -92,6 +92,15 @@ public struct ForTimeParameters: Sendable, Hashable, Codable {
     self.rounds = rounds
     self.repScheme = repScheme
   }
+
+  /// The rounds `lap` counts to: the rep scheme's entries when there is one, else `rounds`.
+  public var roundTarget: Int? { repScheme?.count ?? rounds }
+
+  /// The reps of round `round` (1-based) of the rep scheme; nil without one, or out of it.
+  public func reps(inRound round: Int) -> Int? {
+    guard let repScheme, repScheme.indices.contains(round - 1) else { return nil }
+    return repScheme[round - 1]
+  }
 }
 
 /// As many rounds as possible: count down from `time`; `lap` tallies completed rounds.

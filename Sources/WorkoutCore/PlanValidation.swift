@@ -26,6 +26,8 @@ public enum PlanLimits {
   public static let rounds = 1...999
   public static let sets = 1...99
   public static let reps = 1...99
+  /// The reps of one round of a For Time's rep scheme (21-15-9, 50-40-30-20-10, 100).
+  public static let schemeReps = 1...999
   public static let segmentLength = TimeSpan.seconds(1)...TimeSpan.hours(24)
   public static let restLength = TimeSpan.zero...TimeSpan.hours(24)
   public static let switchPause = TimeSpan.zero...TimeSpan.seconds(60)
@@ -53,6 +55,9 @@ extension WorkoutPlan {
     case .forTime(let parameters):
       if let cap = parameters.cap { errors.check(cap, in: PlanLimits.segmentLength, "cap") }
       if let rounds = parameters.rounds { errors.check(rounds, in: PlanLimits.rounds, "rounds") }
+      if let scheme = parameters.repScheme {
+        validate(scheme, rounds: parameters.rounds, into: &errors)
+      }
     case .amrap(let parameters):
       errors.check(parameters.time, in: PlanLimits.segmentLength, "time")
     case .emom(let parameters):
@@ -154,7 +159,12 @@ extension WorkoutPlan {
         .saturatingAdd(switchPause.saturatingMultiply(sides - 1))
       return set.saturatingMultiply(sets).saturatingAdd(setRest.saturatingMultiply(sets - 1))
     case .sequence(let parameters):
-      return parameters.steps.reduce(.zero) { $0.saturatingAdd(timedLength(of: $1)) }
+      let steps = parameters.steps.reduce(TimeSpan.zero) { $0.saturatingAdd(timedLength(of: $1)) }
+      // Within range the sum is exact, so the skipped rest is in it and the difference is.
+      guard steps != .saturated, let skipped = SequenceCompiler.skippedRest(parameters)?.duration,
+        skipped > .zero, skipped <= steps
+      else { return steps }
+      return steps - skipped
     }
   }
 
@@ -168,6 +178,32 @@ extension WorkoutPlan {
       once = step.steps.reduce(.zero) { $0.saturatingAdd(timedLength(of: $1)) }
     }
     return once.saturatingMultiply(step.repetitions)
+  }
+
+  /// A rep scheme: one entry per round, each a sane rep count, and as many rounds as `rounds`
+  /// says when it is given too (`reps` is parameter's config key).
+  private func validate(
+    _ scheme: [Int], rounds: Int?, into errors: inout PlanErrorCollector
+  ) {
+    let limit = PlanLimits.rounds
+    guard limit.contains(scheme.count) else {
+      errors.add(
+        "reps",
+        "must list between \(limit.lowerBound) and \(limit.upperBound) rounds, got \(scheme.count)")
+      return
+    }
+    let range = PlanLimits.schemeReps
+    if let (index, reps) = scheme.enumerated().first(where: { !range.contains($0.element) }) {
+      errors.add(
+        "reps",
+        "of round \(index + 1) must be between \(range.lowerBound) and \(range.upperBound), "
+          + "got \(reps)")
+    }
+    if let rounds, rounds != scheme.count {
+      errors.add(
+        "rounds",
+        "is \(rounds), but 'reps' lists \(scheme.count) rounds; leave 'rounds' out: 'reps' sets it")
+    }
   }
 
   private func validate(

@@ -4,7 +4,26 @@
 /// A templated workout: warm-up → WOD → cool-down chains, Fight Gone Bad, ladders.
 public struct SequenceParameters: Sendable, Hashable, Codable {
   public var steps: [SequenceStep]
-  public init(steps: [SequenceStep]) { self.steps = steps }
+  /// Leave out the last segment when it is a rest (the workout ends on work), as intervals
+  /// do: Fight Gone Bad's three rounds each end with a rest minute, the last one not.
+  public var skipLastRest: Bool
+
+  public init(steps: [SequenceStep], skipLastRest: Bool = false) {
+    self.steps = steps
+    self.skipLastRest = skipLastRest
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case steps
+    case skipLastRest
+  }
+
+  /// `skipLastRest` may be absent: a state file saved before it existed still reads.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    steps = try container.decode([SequenceStep].self, forKey: .steps)
+    skipLastRest = try container.decodeIfPresent(Bool.self, forKey: .skipLastRest) ?? false
+  }
 }
 
 /// One step of a sequence. A step without sub-steps is a leaf: it runs for `duration`, or, when

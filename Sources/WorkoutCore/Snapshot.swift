@@ -83,10 +83,14 @@ public struct WorkoutSnapshot: Sendable, Hashable, Codable {
   public var segmentRemaining: TimeSpan?
   /// 0…1 through a bounded segment.
   public var segmentProgress: Double?
+  /// The round under way (3 of 10); in an AMRAP, and a For Time without a rounds target, the
+  /// rounds done instead (the lap tally: the score on the wall), nil before the first lap.
   public var round: Counter?
   public var set: Counter?
   public var rep: Counter?
   public var side: Side?
+  /// A rep target to show: a ladder's round, a sequence step's goal, a For Time rep scheme's
+  /// current round (21, 15, 9).
   public var targetReps: Int?
   /// Rounds or laps tallied with `lap`.
   public var laps: Int

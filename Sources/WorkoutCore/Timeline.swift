@@ -88,6 +88,15 @@ public struct Segment: Sendable, Hashable, Codable {
 public struct ScheduledCue: Sendable, Hashable {
   public var offset: TimeSpan
   public var kind: CueKind
+
+  /// Whether it announces its segment's start (the start, round, rounds-left and side cues):
+  /// the present moment for as long as the segment runs. A 3-2-1's "3" on the first instant of
+  /// a 3 s segment is at the start too, but it counts seconds: late, it would be wrong.
+  var announcesSegmentStart: Bool {
+    guard offset == .zero else { return false }
+    if case .countdown = kind { return false }
+    return true
+  }
 }
 
 /// The compiled form of a plan: segments in order, each with its cues sorted by offset.

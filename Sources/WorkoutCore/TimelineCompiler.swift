@@ -117,7 +117,25 @@ enum SequenceCompiler {
   static func segments(_ parameters: SequenceParameters) -> [Segment] {
     var output: [Segment] = []
     for step in parameters.steps { expand(step, round: nil, into: &output) }
+    if parameters.skipLastRest, output.count > 1, output.last?.kind == .rest {
+      output.removeLast()
+    }
     return output
+  }
+
+  /// The segment `skip_last_rest` leaves out, if any: the last one when it is a rest and not
+  /// the only one. Only the last step is laid out, and only when it is small enough to lay
+  /// out, so it can be asked of a plan not yet validated.
+  static func skippedRest(_ parameters: SequenceParameters) -> Segment? {
+    guard parameters.skipLastRest, let last = parameters.steps.last,
+      count(last) <= PlanLimits.maximumSegments
+    else { return nil }
+    var tail: [Segment] = []
+    expand(last, round: nil, into: &tail)
+    guard let segment = tail.last, segment.kind == .rest,
+      tail.count > 1 || parameters.steps.count > 1
+    else { return nil }
+    return segment
   }
 
   /// Counts segments without building them, so a runaway expansion is refused cheaply. The

@@ -114,14 +114,18 @@ extension WorkoutEngine {
 
     let laps = state.laps
     var round = segment.round
+    var targetReps = segment.targetReps
     switch plan.mode {
     case .amrap:
-      round = Counter(laps.count + 1, of: nil)
+      round = roundsDone(laps.count)
     case .forTime(let parameters):
-      if let rounds = parameters.rounds {
-        round = Counter(min(laps.count + 1, rounds), of: rounds)
-      } else if !laps.isEmpty {
-        round = Counter(laps.count + 1, of: nil)
+      if let rounds = parameters.roundTarget {
+        let current = min(laps.count + 1, rounds)
+        round = Counter(current, of: rounds)
+        // A rep scheme's round shows its reps: 21, then 15, then 9.
+        targetReps = parameters.reps(inRound: current)
+      } else {
+        round = roundsDone(laps.count)
       }
     default:
       break
@@ -156,13 +160,19 @@ extension WorkoutEngine {
       set: segment.set,
       rep: segment.rep,
       side: segment.side,
-      targetReps: segment.targetReps,
+      targetReps: targetReps,
       laps: laps.count,
       lastLapAt: laps.last.map { TimeSpan(nanoseconds: $0) },
       secondsIntoMinute: Int(floorDivide(elapsed, second) % 60),
       timeUnderTension: TimeSpan(nanoseconds: tensionNow),
       tempo: tempoSnapshot(segment: segment, elapsed: segmentElapsed),
       clockFace: nil)
+  }
+
+  /// The score of a workout without a rounds target (an AMRAP, a For Time that tallies laps):
+  /// the rounds done, as the coach reads it off the wall, none before the first lap.
+  private func roundsDone(_ laps: Int) -> Counter? {
+    laps > 0 ? Counter(laps, of: nil) : nil
   }
 
   /// A workout finished by the coach before its timeline ended.

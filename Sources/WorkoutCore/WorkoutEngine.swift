@@ -208,7 +208,7 @@ public struct WorkoutEngine: Sendable {
     let time = engineTime(at: now)
     state.laps.append(time - workoutStart)
     cues.append(manualCue(.lap(state.laps.count), at: now))
-    if case .forTime(let parameters) = plan.mode, let rounds = parameters.rounds,
+    if case .forTime(let parameters) = plan.mode, let rounds = parameters.roundTarget,
       state.laps.count >= rounds
     {
       end(at: time, reason: .completed)
@@ -249,7 +249,9 @@ public struct WorkoutEngine: Sendable {
             announcementsPosition = cues.count
           }
           cues.append(cue)
-        } else if entry.offset == .zero || entry.kind == .finish || entry.kind == .capReached {
+        } else if entry.announcesSegmentStart || entry.kind == .finish
+          || entry.kind == .capReached
+        {
           announcements.append(cue)
         } else {
           state.droppedCues += 1

@@ -50,9 +50,25 @@ struct ValueSyntaxTests {
       ("1:02:03", .seconds(3723)), ("0:05", .seconds(5)), ("10:00", .seconds(600)),
       ("0s", .zero), ("1h2m3s4ms", .milliseconds(3_723_004)), ("1.25m", .seconds(75)),
       ("0.001s", .milliseconds(1)),
+      // Minutes as the whiteboard writes them, and a space before a unit.
+      ("5min", .seconds(300)), ("20 min", .seconds(1200)), ("20 mins", .seconds(1200)),
+      ("1h 30min", .seconds(5400)), ("5 s", .seconds(5)), ("1min30s", .seconds(90)),
     ])
   func duration(text: String, expected: Duration) throws {
     #expect(try ValueSyntax.duration(scalar(text)).get() == expected)
+  }
+
+  @Test(
+    "a bare number for a workout's length hints at minutes",
+    arguments: [
+      RejectedValue("20", "a duration needs a unit", hint: "write '20m' or '20:00'"),
+      RejectedValue("90", "a duration needs a unit", hint: "write '90m' or '1:30:00'"),
+      RejectedValue("1.5", "a duration needs a unit", hint: "write '1.5m'"),
+      RejectedValue(
+        "9999999999", "a duration needs a unit", hint: "write '9999999999m'"),
+    ])
+  func bareWorkoutLength(_ rejected: RejectedValue) {
+    expectFailure(ValueSyntax.duration(scalar(rejected.text), of: .workoutLength), rejected)
   }
 
   @Test(
@@ -65,8 +81,10 @@ struct ValueSyntaxTests {
       RejectedValue("-5s", "a duration cannot be negative, found '-5s'"),
       RejectedValue(
         "5x", "unknown duration unit 'x' in '5x'",
-        hint: "use h, m, s or ms, as in '1m30s' or '500ms'"),
-      RejectedValue("5min", "unknown duration unit 'min' in '5min'"),
+        hint: "use h, m (or min), s or ms, as in '1m30s', '20 min' or '500ms'"),
+      RejectedValue("5minutes", "unknown duration unit 'minutes' in '5minutes'"),
+      RejectedValue(
+        "1m5min", "duration units must go from hours down to milliseconds, each once, in '1m5min'"),
       RejectedValue(
         "30s1m", "duration units must go from hours down to milliseconds, each once, in '30s1m'"),
       RejectedValue(
@@ -80,7 +98,7 @@ struct ValueSyntaxTests {
         "1:2:3:4", "expected a duration like '1:30' (m:ss) or '1:02:03' (h:mm:ss), found '1:2:3:4'"),
       RejectedValue("abc", "expected a duration like '20s', '1m30s' or '1:30', found 'abc'"),
       RejectedValue("1.s", "expected a duration like '20s', '1m30s' or '1:30', found '1.s'"),
-      RejectedValue("5 s", "expected a duration like '20s', '1m30s' or '1:30', found '5 s'"),
+      RejectedValue("5 5s", "expected a duration like '20s', '1m30s' or '1:30', found '5 5s'"),
       RejectedValue("1.0005s", "durations are precise to the millisecond, found '1.0005s'"),
     ])
   func malformedDuration(_ rejected: RejectedValue) {

@@ -268,6 +268,60 @@ struct LoaderTests {
     #expect(result.diagnostics.first?.hint == "no output plugins are available")
   }
 
+  @Test("a bare number for a workout's length hints at minutes, for a segment at seconds")
+  func bareNumbers() {
+    for key in ["time: 20", "cap: 20", "interval: 20"] {
+      let mode = key.hasPrefix("time") ? "amrap" : key.hasPrefix("cap") ? "for_time" : "emom"
+      let text = "presets:\n  p:\n    mode: \(mode)\n    rounds: 3\n    \(key)\n"
+        .replacing(mode == "amrap" ? "    rounds: 3\n" : "\u{0}", with: "")
+      let result = load(text)
+      #expect(result.diagnostics.map(\.message) == ["a duration needs a unit"], "\(key)")
+      #expect(result.diagnostics.first?.hint == "write '20m' or '20:00'", "\(key)")
+    }
+    let rest = load("presets:\n  t:\n    mode: tabata\n    rest: 20\n")
+    #expect(rest.diagnostics.first?.hint == "write '20s' or '0:20'")
+    let loop = load(
+      "presets:\n  s:\n    mode: sequence\n    steps:\n"
+        + "      - {name: cindy, loop: true, duration: 20, steps: [{name: go, duration: 1m}]}\n")
+    #expect(loop.diagnostics.first?.hint == "write '20m' or '20:00'")
+    let minutes = configuration("presets:\n  a:\n    mode: amrap\n    time: 20 min\n")
+    #expect(minutes?.presets.first?.plan.mode == .amrap(AMRAPParameters(time: .minutes(20))))
+  }
+
+  @Test("a For Time rep scheme sets the rounds; rounds beside it must agree")
+  func repScheme() throws {
+    let fran = configuration(
+      "presets:\n  fran:\n    mode: for_time\n    cap: 10m\n    reps: [21, 15, 9]\n")
+    #expect(
+      fran?.presets.first?.plan.mode
+        == .forTime(ForTimeParameters(cap: .minutes(10), rounds: 3, repScheme: [21, 15, 9])))
+    let odds = "presets:\n  fran:\n    mode: for_time\n    rounds: 5\n    reps: [21, 15, 9]\n"
+    #expect(
+      Self.rendered(odds) == """
+        wodclock.yaml:4:13: error: 'rounds' is 5, but 'reps' lists 3 rounds
+            rounds: 5
+                    ^
+        hint: leave 'rounds' out: 'reps' sets it
+
+        """)
+    let zero = load("presets:\n  f:\n    mode: for_time\n    reps: [21, 0]\n")
+    #expect(zero.diagnostics.map(\.message) == ["'reps' must be between 1 and 999, got 0"])
+  }
+
+  @Test("a sequence may skip its last rest")
+  func sequenceSkipsItsLastRest() throws {
+    let text = """
+      presets:
+        fgb:
+          mode: sequence
+          skip_last_rest: true
+          steps:
+            - {name: round, repeat: 3, steps: [{name: row, duration: 5m}, {name: rest, kind: rest, duration: 1m}]}
+      """
+    let plan = try #require(configuration(text)?.presets.first?.plan)
+    #expect(try plan.compile().workoutLength == .minutes(17))
+  }
+
   @Test("durations are written back in the config's own syntax")
   func durationText() {
     let cases: [(TimeSpan, String)] = [

@@ -23,7 +23,7 @@ struct ShippedConfigTests {
     let config = try #require(result.configuration)
     #expect(config.presets.count == 16)
     #expect(config.presets.prefix(3).map(\.name) == ["tabata", "emom-10", "emom-12"])
-    #expect(config.preset(named: "clock")?.location.line == 185)
+    #expect(config.preset(named: "clock")?.location.line == 188)
   }
 
   @Test("top sections: clock, defaults, daemon, language, words, controls, plugins")
@@ -97,6 +97,9 @@ struct ShippedConfigTests {
     #expect(sequence.steps[0].steps[4].name == "row (calories)")
     #expect(sequence.steps[0].steps[5].kind == .rest)
     #expect(sequence.steps[0].steps.allSatisfy { $0.duration == .minutes(1) })
+    // Fight Gone Bad is three rounds of 5 + 1 minutes, the last rest skipped: 17:00.
+    #expect(sequence.skipLastRest)
+    #expect(try fight.compile().workoutLength == .minutes(17))
 
     let intervals = try #require(config.preset(named: "intervals-30-30")).plan
     #expect(

@@ -280,13 +280,14 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
       cues = engine.advance(to: EngineInstant(nanoseconds: next))
     }
     let heard = pulses(chip.history(of: 18)).map(\.on)
-    // Count-in: 2, 1 (its own start is silent), work: long; 3-2-1; rest: long; ... the finish.
-    #expect(heard.prefix(7) == [150, 150, 1_000, 150, 150, 150, 1_000], "\(heard)")
+    // Count-in: 3, 2, 1 (its 3 on its first instant), work: long; 3-2-1; rest: long; ... the
+    // finish.
+    #expect(heard.prefix(8) == [150, 150, 150, 1_000, 150, 150, 150, 1_000], "\(heard)")
     #expect(heard.suffix(3) == [400, 400, 1_500], "\(heard)")
     #expect(heard.allSatisfy { [150, 400, 1_000, 1_500].contains($0) }, "\(heard)")
     // The rest's 3-2-1 starts as its long beep ends: 100 ms later, so it is heard as a beep.
     let starts = pulses(chip.history(of: 18)).map { ($0.at - t) / 1_000_000 }
-    #expect(starts.prefix(8) == [1_000, 2_000, 3_000, 5_000, 6_000, 7_000, 8_000, 9_100])
+    #expect(starts.prefix(9) == [0, 1_000, 2_000, 3_000, 5_000, 6_000, 7_000, 8_000, 9_100])
   }
 
   @Test func aFrameDrawnAfterSlowWorkPlaysTheWholePatternFromTheWrite() throws {

@@ -17,7 +17,7 @@ import WorkoutCore
         try snapshot(.forTime(ForTimeParameters(rounds: 5)), countIn: 10, after: 3),
         "0:07 GET READY R 1/5"
       ),
-      (try snapshot(amrap20, label: "Cindy", after: 446), "12:34 WORK R 1 Cindy"),
+      (try snapshot(amrap20, label: "Cindy", after: 446), "12:34 WORK Cindy"),
       (
         try snapshot(
           .emom(EMOMParameters(rounds: 10, labels: ["burpees", "wall balls"])), after: 130.5),

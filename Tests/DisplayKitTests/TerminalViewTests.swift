@@ -3,6 +3,7 @@
 
 import DisplayKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct TerminalViewTests {
@@ -11,9 +12,14 @@ import WorkoutCore
   static let help = "space start/pause · n next · p previous · l lap · r reset · q quit"
 
   /// AMRAP 20 with 12:34 left.
+  /// Cindy 7:26 in, five rounds done.
   static func cindy() throws -> WorkoutSnapshot {
-    try snapshot(
-      amrap20, name: "cindy", label: "5 pull-ups · 10 push-ups · 15 air squats", after: 446)
+    var engine = try WorkoutEngine(
+      plan: plan(amrap20, name: "cindy", label: "5 pull-ups · 10 push-ups · 15 air squats"))
+    _ = try engine.apply(.start, at: at(0))
+    for round in 1...5 { _ = try engine.apply(.lap, at: at(Double(round) * 80)) }
+    _ = engine.advance(to: at(446))
+    return engine.snapshot(at: at(446))
   }
 
   static func frames() throws -> [TerminalFrame] {
@@ -163,7 +169,8 @@ import WorkoutCore
     #expect(lines[0].hasSuffix(" AMRAP "))
     #expect(lines[0].contains("21:05"))
     #expect(lines.contains { $0.contains("W O R K") })
-    #expect(lines.contains { $0.trimmingSpaces == "R 1" })
+    // The score: five rounds done, not the sixth under way.
+    #expect(lines.contains { $0.trimmingSpaces == "LAP 5" })
     #expect(lines.contains { $0.trimmingSpaces == "5 pull-ups · 10 push-ups · 15 air squats" })
     #expect(lines.contains { $0.trimmingSpaces == "press r again to reset" })
     #expect(lines[23].hasPrefix(" space start/pause"))

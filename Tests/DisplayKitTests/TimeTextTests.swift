@@ -3,6 +3,7 @@
 
 import DisplayKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @Suite struct TimeTextTests {
@@ -66,7 +67,16 @@ import WorkoutCore
       IntervalParameters(
         work: .seconds(30), rest: .seconds(10), rounds: 4, sets: 3, setRest: .seconds(60)))
     #expect(TimeText.rounds(try snapshot(sets, after: 45), words: words) == "R 2/4 · SET 1/3")
-    #expect(TimeText.rounds(try snapshot(amrap20, after: 10), words: words) == "R 1")
+    // An AMRAP's counter is its score, the lap tally: nothing before the first lap.
+    #expect(TimeText.rounds(try snapshot(amrap20, after: 10), words: words).isEmpty)
+    var amrap = try Workout(amrap20)
+    try amrap.start()
+    for lap in 1...5 { try amrap.apply(.lap, at: Double(lap) * 60) }
+    #expect(TimeText.rounds(amrap.snapshot(330), words: words) == "LAP 5")
+    #expect(
+      TimeText.rounds(amrap.snapshot(330), words: DisplayWords(language: .german)) == "RUNDE 5")
+    let fran = WorkoutMode.forTime(ForTimeParameters(rounds: 3, repScheme: [21, 15, 9]))
+    #expect(TimeText.rounds(try snapshot(fran, after: 10), words: words) == "R 1/3 · ×21")
     let forTime = WorkoutMode.forTime(ForTimeParameters())
     #expect(TimeText.rounds(try snapshot(forTime, after: 10), words: words).isEmpty)
     let german = DisplayWords(language: .german)

@@ -70,6 +70,24 @@ import WorkoutCore
     #expect(try show(amrap.snapshot(1100), "RR MM:SS") == " 2  0:00")
   }
 
+  @Test func aRepSchemeShowsTheRepsOfTheRoundAndRoundsForTimeTheRoundUnderWay() throws {
+    var fran = try Workout(.forTime(ForTimeParameters(rounds: 3, repScheme: [21, 15, 9])))
+    try fran.start()
+    #expect(try show(fran.snapshot(30), "RR MM:SS") == "21  0:30")
+    try fran.apply(.lap, at: 100)
+    #expect(try show(fran.snapshot(130), "RR MM:SS") == "15  2:10")
+    try fran.apply(.lap, at: 170)
+    #expect(try show(fran.snapshot(180), "RR MM:SS") == " 9  3:00")
+    var rounds = try Workout(.forTime(ForTimeParameters(rounds: 5)))
+    try rounds.start()
+    try rounds.apply(.lap, at: 100)
+    try rounds.apply(.lap, at: 200)
+    // Round 3 of 5 under way, as the terminal's and the matrix's `R 3/5` say.
+    #expect(try show(rounds.snapshot(250), "RR MM:SS") == " 3  4:10")
+    #expect(try show(rounds.snapshot(250), "RR MM:SS", rounds: .remaining) == " 3  4:10")
+    #expect(try show(rounds.snapshot(250), "RR MM:SS", prefix: true) == "r3  4:10")
+  }
+
   @Test func forTimeOverRangeDegradesToCoarserUnitsThenDashes() throws {
     var forTime = try Workout(.forTime(ForTimeParameters()))
     try forTime.start()

@@ -130,13 +130,86 @@ import WodclockTestSupport
     _ = try clock.apply(.lap, at: at(200))
     let s = clock.snapshot(at: at(250))
     #expect(s.laps == 2)
-    #expect(s.round == Counter(3, of: nil))
+    // The round is the score: the rounds done, not the round under way.
+    #expect(s.round == Counter(2, of: nil))
     #expect(s.display == DisplayTime(seconds: 480, direction: .down))
     #expect(throws: ActionRefusal.self) {
       var fresh = try engine(.amrap(AMRAPParameters(time: .minutes(1))), countIn: 10)
       _ = try fresh.apply(.start, at: at(0))
       _ = try fresh.apply(.lap, at: at(5))
     }
+  }
+
+  @Test func amrapRoundIsTheRoundsDoneFromTheFirstLap() throws {
+    var clock = try engine(.amrap(AMRAPParameters(time: .minutes(12))))
+    _ = try clock.apply(.start, at: at(0))
+    #expect(clock.snapshot(at: at(30)).round == nil)
+    for lap in 1...5 { _ = try clock.apply(.lap, at: at(Double(lap) * 60)) }
+    let afterFive = clock.snapshot(at: at(330))
+    #expect(afterFive.round == Counter(5, of: nil))
+    #expect(afterFive.laps == 5)
+    _ = clock.advance(to: at(800))
+    #expect(clock.snapshot(at: at(800)).round == Counter(5, of: nil))
+  }
+
+  @Test func aForTimeRepSchemeAdvancesRoundByRoundAndItsLastLapStops() throws {
+    var clock = try engine(
+      .forTime(ForTimeParameters(cap: .minutes(10), rounds: 3, repScheme: [21, 15, 9])),
+      countIn: 10)
+    let idle = clock.snapshot(at: at(0))
+    #expect(idle.round == Counter(1, of: 3))
+    #expect(idle.targetReps == 21)
+    _ = try clock.apply(.start, at: at(0))
+    let first = clock.snapshot(at: at(40))
+    #expect(first.round == Counter(1, of: 3))
+    #expect(first.targetReps == 21)
+    _ = try clock.apply(.lap, at: at(100))
+    let second = clock.snapshot(at: at(101))
+    #expect(second.round == Counter(2, of: 3))
+    #expect(second.targetReps == 15)
+    _ = try clock.apply(.lap, at: at(170))
+    #expect(clock.snapshot(at: at(171)).targetReps == 9)
+    let cues = try clock.apply(.lap, at: at(215.5))
+    #expect(describe(cues) == ["215.5 lap(3)", "215.5 finish"])
+    let end = clock.snapshot(at: at(300))
+    #expect(end.runState == .finished)
+    #expect(end.finishReason == .completed)
+    #expect(end.elapsed == seconds(205.5))
+    #expect(end.round == Counter(3, of: 3))
+  }
+
+  @Test func aRepSchemeWithoutRoundsTakesItsCount() throws {
+    var clock = try engine(.forTime(ForTimeParameters(repScheme: [5, 3])))
+    _ = try clock.apply(.start, at: at(0))
+    #expect(clock.snapshot(at: at(1)).round == Counter(1, of: 2))
+    _ = try clock.apply(.lap, at: at(10))
+    #expect(try clock.apply(.lap, at: at(20)).map(\.kind) == [.lap(2), .finish])
+  }
+
+  @Test func aRepSchemeOutOfRangeOrAtOddsWithItsRoundsIsRefused() {
+    func problems(_ parameters: ForTimeParameters) -> [String] {
+      WorkoutPlan(name: "t", mode: .forTime(parameters)).validationErrors().map(\.description)
+    }
+    #expect(
+      problems(ForTimeParameters(repScheme: [])) == [
+        "'reps' must list between 1 and 999 rounds, got 0"
+      ])
+    #expect(
+      problems(ForTimeParameters(repScheme: Array(repeating: 1, count: 1000))) == [
+        "'reps' must list between 1 and 999 rounds, got 1000"
+      ])
+    #expect(
+      problems(ForTimeParameters(repScheme: [21, 0, 9])) == [
+        "'reps' of round 2 must be between 1 and 999, got 0"
+      ])
+    #expect(
+      problems(ForTimeParameters(repScheme: [21, Int.max])) == [
+        "'reps' of round 2 must be between 1 and 999, got \(Int.max)"
+      ])
+    #expect(
+      problems(ForTimeParameters(rounds: 5, repScheme: [21, 15, 9])) == [
+        "'rounds' is 5, but 'reps' lists 3 rounds; leave 'rounds' out: 'reps' sets it"
+      ])
   }
 
   @Test func intervalsWithSetsSetRestAndSkippedLastRest() throws {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TempoRep's cases and the Workout Framework's templates.
 
+import JSONKit
 import Testing
 import WodclockTestSupport
 
@@ -126,6 +127,40 @@ import WodclockTestSupport
     #expect(clock.timeline.segments[7].label == "sumo deadlift high pulls")
     #expect(clock.timeline.segments[7].round == Counter(2, of: 3))
     #expect(clock.timeline.segments[5].kind == .rest)
+    // Written with `skip_last_rest`, it ends on the third round's row: 17:00.
+    let skipping = try engine(.sequence(SequenceParameters(steps: [round], skipLastRest: true)))
+    #expect(skipping.timeline.segments.count == 17)
+    #expect(skipping.timeline.workoutLength == .minutes(17))
+    #expect(skipping.timeline.segments.last?.label == "row")
+    #expect(skipping.timeline.segments[5].kind == .rest)
+    #expect(skipping.plan.timedLength == .minutes(17))
+  }
+
+  @Test func skipLastRestLeavesWorkAndALoneRestAlone() throws {
+    let endsOnWork = try engine(
+      .sequence(
+        SequenceParameters(
+          steps: [
+            SequenceStep(name: "rest", kind: .rest, duration: .minutes(1)),
+            SequenceStep(name: "row", duration: .minutes(2)),
+          ], skipLastRest: true)))
+    #expect(endsOnWork.timeline.workoutLength == .minutes(3))
+    let onlyARest = try engine(
+      .sequence(
+        SequenceParameters(
+          steps: [SequenceStep(name: "breathe", kind: .rest, duration: .minutes(1))],
+          skipLastRest: true)))
+    #expect(onlyARest.timeline.segments.count == 1)
+    #expect(onlyARest.plan.timedLength == .minutes(1))
+  }
+
+  @Test func aSequenceSavedBeforeSkipLastRestStillReads() throws {
+    let saved =
+      #"{"steps": [{"name": "row", "kind": "work", "duration": {"nanoseconds": 60000000000}, "#
+      + #""repetitions": 1, "steps": [], "loop": false, "skippable": true}]}"#
+    let parameters = try JSONValueDecoder().decode(SequenceParameters.self, from: saved)
+    #expect(parameters.skipLastRest == false)
+    #expect(parameters.steps.map(\.name) == ["row"])
   }
 
   @Test func openEndedStepWaitsForNext() throws {
