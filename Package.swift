@@ -12,7 +12,8 @@ let privateSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dy
 /// Code that runs once (at start, at a reload, on a command) rather than on every wake-up is
 /// optimized for size: its pages are touched at start and count in the daemon's memory.
 let sizeOptimized: Set<String> = [
-  "ConfigFormat", "Configuration", "JSONKit", "HardwareKit", "SevenSegment", "SegmentDrivers",
+  "ConfigFormat", "Configuration", "JSONKit", "WorkoutNotation", "HardwareKit", "SevenSegment",
+  "SegmentDrivers",
 ]
 
 let package = Package(
@@ -27,7 +28,11 @@ let package = Package(
     .target(name: "WorkoutCore"),
     .target(name: "ConfigFormat"),
     .target(name: "JSONKit"),
-    .target(name: "Configuration", dependencies: ["WorkoutCore", "ConfigFormat", "DisplayKit"]),
+    // The whiteboard notation (`amrap 14`, `21-15-9 for time cap 10`): text to plans and back.
+    .target(name: "WorkoutNotation", dependencies: ["WorkoutCore", "ConfigFormat", "JSONKit"]),
+    .target(
+      name: "Configuration",
+      dependencies: ["WorkoutCore", "ConfigFormat", "DisplayKit", "WorkoutNotation"]),
     .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
     // 7-segment rendering: segment font, layout templates, frames. Pure like DisplayKit.
     .target(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
@@ -73,7 +78,7 @@ let package = Package(
       name: "WodclockClient",
       dependencies: [
         "WodclockDaemon", "ConfigFormat", "HardwareKit", "JSONKit", "DisplayKit", "MatrixKit",
-        "PNGEncoding",
+        "PNGEncoding", "WorkoutNotation",
       ]),
     .executableTarget(
       name: "wodclockctl", dependencies: ["WodclockClient"], linkerSettings: privateSymbols),
@@ -103,6 +108,11 @@ let package = Package(
 
     .testTarget(
       name: "WorkoutCoreTests", dependencies: ["WorkoutCore", "JSONKit", "WodclockTestSupport"]),
+    .testTarget(
+      name: "WorkoutNotationTests",
+      dependencies: [
+        "WorkoutNotation", "WorkoutCore", "ConfigFormat", "JSONKit", "WodclockTestSupport",
+      ]),
     .testTarget(
       name: "ConfigFormatTests",
       dependencies: ["ConfigFormat", "HardwareKit", "WodclockTestSupport"],

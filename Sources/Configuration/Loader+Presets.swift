@@ -356,10 +356,11 @@ extension Loader {
     var tempo: Tempo?
     var reps: Int?
     if let node = mapping["tempo"] {
-      if let scalar = checker.scalar(node, key: "tempo", expected: "a tempo such as \"3-1-1-0\""),
-        let values = checker.bag.take(ValueSyntax.tempo(scalar))
-      {
-        tempo = Tempo(halfSeconds: values)
+      if let scalar = checker.scalar(node, key: "tempo", expected: "a tempo such as \"3-1-1-0\"") {
+        tempo = checker.bag.take(
+          Tempo.parse(scalar.text).mapError {
+            .error($0.message, at: scalar.range, hint: $0.hint)
+          })
       }
     } else {
       missing("tempo", context, example: "\"3-1-1-0\"")

@@ -191,45 +191,6 @@ struct ValueSyntaxTests {
     #expect(!(TimeOfDay(hour: 21, minute: 0) < TimeOfDay(hour: 6, minute: 30)))
   }
 
-  // MARK: Tempo
-
-  @Test(
-    "tempos in half-seconds",
-    arguments: [
-      ("4010", [8, 0, 2, 0]), ("3-0-1.5-0", [6, 0, 3, 0]), ("0000", [0, 0, 0, 0]),
-      ("9-9-9-9", [18, 18, 18, 18]), ("2.0-0.5-1-0", [4, 1, 2, 0]), ("1.50-0-0-0", [3, 0, 0, 0]),
-    ])
-  func tempo(text: String, expected: [Int]) throws {
-    #expect(try ValueSyntax.tempo(scalar(text)).get() == expected)
-  }
-
-  @Test(
-    "malformed tempos",
-    arguments: [
-      RejectedValue(
-        "9.5-0-1-0", "each tempo value must be between 0 and 9 seconds, found '9.5' in '9.5-0-1-0'"),
-      RejectedValue(
-        "10-0-1-0", "each tempo value must be between 0 and 9 seconds, found '10' in '10-0-1-0'"),
-      RejectedValue(
-        "1.25-0-1-0", "tempo values go in half-second steps, found '1.25' in '1.25-0-1-0'",
-        hint: "use whole or half seconds, such as '1' or '1.5'"),
-      RejectedValue(
-        "3-0-1", "a tempo has four values (lower, pause, lift, pause), found 3 in '3-0-1'"),
-      RejectedValue(
-        "3-0-1-0-2", "a tempo has four values (lower, pause, lift, pause), found 5 in '3-0-1-0-2'"),
-      RejectedValue("401", "a tempo needs exactly four digits, found 3 in '401'"),
-      RejectedValue("40100", "a tempo needs exactly four digits, found 5 in '40100'"),
-      RejectedValue("abcd", "expected a tempo like '4010' or '3-0-1.5-0', found 'abcd'"),
-      RejectedValue("", "expected a tempo like '4010' or '3-0-1.5-0', found ''"),
-      RejectedValue("3--1-0", "expected a tempo value like '3' or '1.5', found '' in '3--1-0'"),
-      RejectedValue("x-0-1-0", "expected a tempo value like '3' or '1.5', found 'x' in 'x-0-1-0'"),
-      RejectedValue(
-        "1.-0-1-0", "expected a tempo value like '3' or '1.5', found '1.' in '1.-0-1-0'"),
-    ])
-  func malformedTempo(_ rejected: RejectedValue) {
-    expectFailure(ValueSyntax.tempo(scalar(rejected.text)), rejected)
-  }
-
   // MARK: Booleans
 
   @Test(

@@ -179,6 +179,22 @@ struct LoaderTests {
     #expect(config.preset(named: "f")?.plan.mode == .forTime(ForTimeParameters()))
   }
 
+  @Test("a tempo's lift may be written X, explosive, and X elsewhere is refused at the value")
+  func explosiveTempo() throws {
+    let config = try #require(
+      configuration("presets:\n  s: {mode: tempo, tempo: \"30X0\", reps: 6}\n"))
+    #expect(
+      config.preset(named: "s")?.plan.mode
+        == .tempo(TempoParameters(tempo: Tempo(halfSeconds: [6, 0, 0, 0]), reps: 6)))
+    let refused = load("presets:\n  s: {mode: tempo, tempo: \"X000\", reps: 6}\n")
+    #expect(refused.configuration == nil)
+    #expect(
+      refused.diagnostics.map(\.message) == [
+        "'X' (explosive) can only be the lift, the third value, found in 'X000'"
+      ])
+    #expect(refused.diagnostics.first?.location.column == 27)
+  }
+
   @Test("plugin settings: defaults filled in, locations recorded, ids generated")
   func pluginSettings() throws {
     let text = """
