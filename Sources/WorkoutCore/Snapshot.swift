@@ -63,6 +63,8 @@ public struct WorkoutSnapshot: Sendable, Hashable, Codable {
   public var runState: RunState
   public var mode: ModeName
   public var presetName: String
+  /// The workout as a coach wrote it, for a plan made from the notation (`amrap 14`).
+  public var notation: String? = nil
   /// The caption to show: the segment's label, else the plan's label.
   public var label: String?
   public var finishReason: FinishReason?

@@ -74,7 +74,8 @@ extension WorkoutEngine {
     let second = TimeSpan.nanosecondsPerSecond
     guard !timeline.segments.isEmpty else {
       return WorkoutSnapshot(
-        runState: .idle, mode: plan.mode.name, presetName: plan.name, label: plan.label,
+        runState: .idle, mode: plan.mode.name, presetName: plan.name, notation: plan.notation,
+        label: plan.label,
         finishReason: nil, display: nil, elapsed: .zero, remaining: nil, workoutLength: nil,
         progress: nil, segmentIndex: nil, segmentCount: 0, segmentKind: nil, segmentLength: nil,
         segmentElapsed: .zero, segmentRemaining: nil, segmentProgress: nil, round: nil, set: nil,
@@ -140,6 +141,7 @@ extension WorkoutEngine {
       runState: position.runState,
       mode: plan.mode.name,
       presetName: plan.name,
+      notation: plan.notation,
       label: segment.label ?? plan.label,
       finishReason: position.runState == .finished ? position.finishReason : nil,
       display: display,

@@ -257,6 +257,7 @@ public enum CommandProtocol {
       JSONObject([
         ("state", .string(snapshot.runState.rawValue)),
         ("preset", .string(snapshot.presetName)),
+        ("workout", snapshot.notation.map { .string($0) } ?? .null),
         ("mode", .string(snapshot.mode.rawValue)),
         ("label", snapshot.label.map { .string($0) } ?? .null),
         ("display", display.map { .string($0) } ?? .null),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one owner of the engine: the loaded preset, actions, persistence and history.
 
+import ConfigFormat
 import Configuration
 import HardwareKit
 import WorkoutCore
@@ -53,6 +54,9 @@ final class EngineHost {
   {
     try WorkoutEngine(plan: preset.plan, staleCueLimit: configuration.defaults.staleCuesAfter)
   }
+
+  /// Where a workout given as notation, not read from the config, is said to come from.
+  static let writtenWorkoutLocation = SourceLocation(file: "workout", line: 1, column: 1)
 
   /// The preset the daemon starts with: the config's default, else the first.
   static func initialPreset(_ configuration: WodclockConfiguration) -> Preset? {
@@ -188,7 +192,12 @@ final class EngineHost {
   func restore(
     _ saved: SavedState, bootID: String, monotonicNow: Int64, wallNow: WallClock.Instant
   ) -> RestorePlan? {
-    guard let savedPreset = configuration.preset(named: saved.preset) else {
+    // A workout loaded as written (`wodclockctl run amrap 14`) is its own definition: the
+    // saved plan is run again whether or not the config has a preset of that name.
+    let adHoc = saved.engine.plan.notation.map { _ in
+      Preset(name: saved.preset, plan: saved.engine.plan, location: Self.writtenWorkoutLocation)
+    }
+    guard let savedPreset = configuration.preset(named: saved.preset) ?? adHoc else {
       logger.warning(
         "saved workout's preset is gone from the config; starting idle", [("preset", saved.preset)])
       return nil
@@ -258,7 +267,8 @@ final class EngineHost {
   private func record(_ snapshot: WorkoutSnapshot, outcome: String) {
     guard store != nil else { return }
     let entry = HistoryEntry(
-      preset: preset.name, mode: snapshot.mode.rawValue, startedWallSeconds: startedWallSeconds,
+      preset: preset.name, workout: preset.plan.notation, mode: snapshot.mode.rawValue,
+      startedWallSeconds: startedWallSeconds,
       endedWallSeconds: clock.wall().seconds, activeSeconds: snapshot.elapsed.seconds,
       outcome: outcome, rounds: snapshot.round?.index, laps: snapshot.laps,
       timeUnderTensionSeconds: snapshot.mode == .tempo ? snapshot.timeUnderTension.seconds : nil)

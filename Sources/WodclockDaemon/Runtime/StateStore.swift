@@ -96,6 +96,9 @@ enum RestorePlan: Equatable {
 /// One finished or abandoned workout, a line of `history.jsonl`.
 struct HistoryEntry: Codable, Equatable {
   var preset: String
+  /// The notation of a workout loaded as written (`amrap 14`); nil for a preset. Optional, so
+  /// lines written before it existed still read.
+  var workout: String?
   var mode: String
   var startedWallSeconds: Int64?
   var endedWallSeconds: Int64
@@ -106,7 +109,7 @@ struct HistoryEntry: Codable, Equatable {
   var timeUnderTensionSeconds: Double?
 
   enum CodingKeys: String, CodingKey {
-    case preset, mode, outcome, rounds, laps
+    case preset, workout, mode, outcome, rounds, laps
     case startedWallSeconds = "started_at"
     case endedWallSeconds = "ended_at"
     case activeSeconds = "active_s"
