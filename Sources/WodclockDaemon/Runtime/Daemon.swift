@@ -37,6 +37,8 @@ public final class Daemon {
   private var awaitedEngineDeadline: Int64?
   private var lateness = LatenessRecorder()
   var stopping = false
+  /// A load at the wall that waits for its second press.
+  var replaceConfirmation = ReplaceConfirmation()
   /// 70 (EX_SOFTWARE) once the loop broke: the unit's `Restart=on-failure` restarts only a
   /// non-zero exit.
   private var exitStatus: Int32 = 0
@@ -137,6 +139,7 @@ public final class Daemon {
     recordLateness(at: now)
     let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
     handle(supervisor.serviceWakeUps(at: now), at: now)
+    expireReplaceConfirmation(at: now)
     frames.expireMessage(at: now)
     server.expire(now: now)
     publish(cues: cues, at: now)
@@ -153,6 +156,7 @@ public final class Daemon {
     consider(awaitedEngineDeadline)
     consider(supervisor.nextWakeUp(after: now))
     consider(frames.nextWakeUp(after: now))
+    consider(replaceConfirmation.deadline)
     consider(server.nextWakeUp(after: now))
     consider(systemd.nextWakeUp)
     return best
