@@ -69,6 +69,8 @@ extension Daemon: CommandActions {
       case .loadPresetNumber(let number):
         guard number >= 1 && number <= configuration.presets.count else { continue }
         loadAtTheWall(.preset(configuration.presets[number - 1].name), at: now)
+      case .compose(let key, let otherwise):
+        compose(key, otherwise: otherwise, at: now)
       case .message(let text):
         frames.show(text, at: now)
         publish(cues: [], at: now, force: true)

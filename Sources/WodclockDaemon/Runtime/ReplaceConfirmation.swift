@@ -10,6 +10,8 @@ import WorkoutCore
 enum LoadRequest: Equatable, Sendable {
   /// A preset of the config, by name.
   case preset(String)
+  /// A workout composed on a keypad.
+  case workout(WorkoutPlan)
 }
 
 /// The first press of a load that would replace a running workout, waiting for the second.
@@ -59,25 +61,32 @@ extension Daemon {
 
   /// A load asked for at the wall (a key, a button). Over a running or paused workout only a
   /// second press within ``ReplaceConfirmation/window`` carries it out; the first says so.
-  func loadAtTheWall(_ request: LoadRequest, at now: Int64) {
+  /// Returns whether it was carried out (or failed), not waiting.
+  @discardableResult
+  func loadAtTheWall(_ request: LoadRequest, at now: Int64) -> Bool {
     // The loop advanced the engine at its last deadline, so a workout that ended is seen ended.
     if host.isActive && !replaceConfirmation.confirms(request, at: now) {
       logger.info("load waits for a second press", [("preset", host.preset.name)])
       frames.show(Self.pressAgainMessage, at: now)
+      showComposition()
       publish(cues: [], at: now, force: true)
-      return
+      return false
     }
     replaceConfirmation.clear()
     if frames.message?.text == Self.pressAgainMessage { frames.show(nil, at: now) }
     switch request {
     case .preset(let name):
       perform(.load(preset: name), replacing: true, at: now)
+    case .workout(let plan):
+      loadComposed(plan, at: now)
     }
+    return true
   }
 
   /// Drops a first press whose second did not come in time, and its words.
   func expireReplaceConfirmation(at now: Int64) {
     guard replaceConfirmation.expire(at: now) else { return }
     if frames.message?.text == Self.pressAgainMessage { frames.show(nil, at: now) }
+    showComposition()
   }
 }
