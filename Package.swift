@@ -41,8 +41,9 @@ let package = Package(
     // PNG files of matrix pictures, for wodclockctl's snapshots and the golden images: the
     // daemon sends pixels and never carries the encoder. Pure.
     .target(name: "PNGEncoding", dependencies: ["MatrixKit"]),
-    // Pure logic of buttons and keys: debouncing, presses, long presses and combinations.
-    .target(name: "ButtonKit"),
+    // Pure logic of buttons and keys: debouncing, presses, long presses and combinations; a
+    // workout composed on a keypad.
+    .target(name: "ButtonKit", dependencies: ["WorkoutCore"]),
     // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
     .target(name: "SounderKit", dependencies: ["WorkoutCore"]),
 
@@ -148,7 +149,8 @@ let package = Package(
         "WodclockTestSupport",
       ],
       exclude: ["Golden", "Fixtures"]),
-    .testTarget(name: "ButtonKitTests", dependencies: ["ButtonKit", "WodclockTestSupport"]),
+    .testTarget(
+      name: "ButtonKitTests", dependencies: ["ButtonKit", "WorkoutCore", "WodclockTestSupport"]),
     .testTarget(
       name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore", "WodclockTestSupport"]),
     .testTarget(
@@ -156,7 +158,7 @@ let package = Package(
       dependencies: [
         "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration",
         "ConfigFormat",
-        "DisplayKit", "MatrixKit", "PNGDecoding", "WodclockTestSupport",
+        "DisplayKit", "MatrixKit", "ButtonKit", "PNGDecoding", "WodclockTestSupport",
       ]),
   ]
 )

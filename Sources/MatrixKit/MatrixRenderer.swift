@@ -157,6 +157,36 @@ public struct MatrixRenderer: Sendable {
     }
   }
 
+  /// Draws an overlay over the whole matrix: its text as large as it fits in the big digits'
+  /// place, its caption below (what a keypad composes, and how to load it).
+  public func render(
+    _ overlay: DisplayOverlay, timeOfDay: TimeOfDay, into buffer: inout Framebuffer
+  ) {
+    let layout = self.layout
+    buffer.clear(to: tokens.color(for: .background))
+    let font = self.font
+    // The caption font may lack "×" (the built-in one is ASCII): an x says the same.
+    var text = overlay.text
+    if !font.supports(text) { text = String(text.map { $0 == "×" ? "x" : $0 }) }
+    let region = layout.time.isEmpty ? layout.label : layout.time
+    var scale = max(1, region.height / max(1, font.height))
+    while scale > 1 && font.width(of: text, scale: scale) > region.width { scale -= 1 }
+    while !text.isEmpty && font.width(of: text, scale: scale) > layout.width { text.removeFirst() }
+    let width = font.width(of: text, scale: scale)
+    let height = font.height * scale
+    font.draw(
+      text, x: max(0, (layout.width - width) / 2),
+      y: region.y + max(0, (region.height - height) / 2), color: tokens.color(for: .idle),
+      scale: scale, into: &buffer)
+    let line = layout.caption.isEmpty ? layout.label : layout.caption
+    guard !line.isEmpty, line != region else { return }
+    var caption = overlay.caption
+    while !caption.isEmpty && font.width(of: caption) > layout.width { caption.removeLast() }
+    font.draw(
+      caption, x: max(0, (layout.width - font.width(of: caption)) / 2), y: line.y,
+      color: tokens.color(for: .caption), into: &buffer)
+  }
+
   /// The period of whatever blinks now, or nil: an output asks for a frame at each half period.
   public func blinkPeriodMilliseconds(_ snapshot: WorkoutSnapshot) -> Int? {
     let period: Int

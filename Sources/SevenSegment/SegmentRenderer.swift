@@ -145,6 +145,38 @@ public enum SegmentRenderer {
       brightnessPercent: tokens.brightness(atMinuteOfDay: timeOfDay.minuteOfDay))
   }
 
+  /// A short text over the whole display, right-aligned (what a keypad composes: `A 14`,
+  /// `E 10.1`). `.` and `:` light the decimal point of the digit before them. Too long a text
+  /// loses its spaces, then its beginning: the end is what was typed last. A character the
+  /// font has no shape for is blank.
+  public static func render(
+    text: String, layout: SegmentLayout, tokens: DesignTokens, timeOfDay: TimeOfDay
+  ) -> SegmentFrame {
+    func digitCount(_ characters: [Character]) -> Int {
+      characters.filter { $0 != "." && $0 != ":" }.count
+    }
+    var characters = Array(text)
+    if digitCount(characters) > layout.digitCount { characters.removeAll { $0 == " " } }
+    while digitCount(characters) > layout.digitCount || characters.first == "."
+      || characters.first == ":"
+    {
+      characters.removeFirst()
+    }
+    var digits: [Segments] = []
+    for character in characters {
+      if character == "." || character == ":" {
+        if digits.isEmpty { digits.append(.blank) }
+        digits[digits.count - 1].insert(.dp)
+      } else {
+        digits.append(SegmentFont.segments(for: character) ?? .blank)
+      }
+    }
+    digits = [Segments](repeating: .blank, count: max(0, layout.digitCount - digits.count)) + digits
+    return SegmentFrame(
+      digits: digits, colonsLit: [],
+      brightnessPercent: tokens.brightness(atMinuteOfDay: timeOfDay.minuteOfDay))
+  }
+
   /// The period of whatever blinks on this display now, in milliseconds, or nil when nothing
   /// does: an output asks for frames at its half periods.
   public static func blinkPeriodMilliseconds(

@@ -53,7 +53,9 @@ public enum ClientMain {
     Subcommand(
       name: "mute", arguments: "[on|off]",
       summary: "silence the buzzer (or let it sound); no argument toggles"),
-    Subcommand(name: "load", arguments: "PRESET", summary: "load a preset by name"),
+    Subcommand(
+      name: "load", arguments: "PRESET [--replace]", summary: "load a preset by name",
+      details: LoadOptions.details),
     Subcommand(name: "presets", arguments: "", summary: "list the presets"),
     Subcommand(
       name: "history", arguments: "[--limit N]", summary: "finished and abandoned workouts"),
@@ -157,8 +159,9 @@ public enum ClientMain {
     var snapshot = SnapshotCommand.Options()
     switch command.name {
     case "load":
-      guard rest.count >= 1 else { return usageError("'load' needs a preset name") }
-      request["preset"] = .string(rest.joined(separator: " "))
+      let name = LoadOptions.take(rest, into: &request)
+      guard name.count >= 1 else { return usageError("'load' needs a preset name") }
+      request["preset"] = .string(name.joined(separator: " "))
     case "history":
       if let position = rest.firstIndex(of: "--limit") {
         guard position + 1 < rest.count, let limit = Int(rest[position + 1]), limit > 0 else {

@@ -70,6 +70,26 @@ import Testing
     #expect(log.contains("stopping signal=SIGTERM"))
   }
 
+  @Test func aLoadOverARunningWorkoutIsBusyUntilItSaysReplace() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    try daemon.start()
+    #expect(try daemon.ctl(["start"]).status == 0)
+
+    let busy = try daemon.request(["cmd": "load", "preset": "amrap"])
+    #expect(busy["error"]?["code"]?.stringValue == "busy")
+    let refused = try daemon.ctl(["load", "amrap"])
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("'emom' is running"))
+    #expect(refused.error.contains("--replace"))
+    #expect(try daemon.status()["preset"]?.stringValue == "emom")
+
+    let replaced = try daemon.ctl(["load", "amrap", "--replace"])
+    #expect(replaced.status == 0)
+    #expect(try daemon.status()["preset"]?.stringValue == "amrap")
+    #expect(try daemon.status()["state"]?.stringValue == "idle")
+    #expect(try daemon.ctl(["load", "--help"]).output.contains("--replace"))
+  }
+
   @Test func clientErrorsHaveUsefulExitCodes() throws {
     let daemon = try DaemonHarness(config: testConfig)
     let missing = try daemon.ctl(["status"])

@@ -190,6 +190,12 @@ final class InProcessDaemon {
     try request(#"{"cmd": "status"}"#)["status"]?.objectValue ?? JSONObject()
   }
 
+  /// What an input reports now, handled as the loop handles a plugin's events.
+  func input(_ events: InputEvent...) {
+    daemon.handle(events, at: time.monotonic)
+    drainNotifications()
+  }
+
   func writeConfig(_ text: String) throws {
     try FileSystem.writeFileAtomically(configPath, text: text)
   }

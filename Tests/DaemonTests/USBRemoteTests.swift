@@ -3,6 +3,7 @@
 // through the reader and the gesture recogniser, the profiles, hotplug with and without udevd,
 // and the config checks of key names.
 
+import ButtonKit
 import ConfigFormat
 import Configuration
 import HardwareKit
@@ -176,7 +177,7 @@ import WorkoutCore
     #expect(try rig.readAll(now: 2 * Self.second) == [.control("next", .press)])
   }
 
-  @Test func theKeypadProfileLoadsPresetsAndToggles() throws {
+  @Test func theKeypadProfileComposesAndRunsTheWorkout() throws {
     let rig = try Rig(
       "device: 046d:c52d\nprofile: keypad\nkeys:\n  KEY_KPSLASH: action lap\n  KEY_KP9: none")
     var events: [InputEvent] = []
@@ -187,10 +188,25 @@ import WorkoutCore
     }
     #expect(
       events == [
-        .loadPresetNumber(1), .loadPresetNumber(2), .control("start", .press),
-        .action(.engine(.reset)), .action(.engine(.lap)),
+        .compose(.digit(1), otherwise: nil), .compose(.digit(2), otherwise: nil),
+        .compose(.confirm, otherwise: .control("start", .press)),
+        .compose(.delete, otherwise: .action(.engine(.reset))), .action(.engine(.lap)),
       ])
     #expect(rig.lines.contains { $0.contains("unmapped key") && $0.contains("KEY_KP9") })
+  }
+
+  @Test func composerKeysAreWrittenComposeKeyElseTarget() {
+    #expect(
+      RemoteKeyTarget(parsing: "compose amrap else next")
+        == .compose(.mode(.amrap), otherwise: .control("next")))
+    #expect(RemoteKeyTarget(parsing: "compose 7") == .compose(.digit(7), otherwise: nil))
+    #expect(
+      RemoteKeyTarget(parsing: "compose x else action finish")
+        == .compose(.times, otherwise: .action(.finish)))
+    #expect(RemoteKeyTarget(parsing: "compose for_time")?.description == "compose for_time")
+    for bad in ["compose", "compose amrapp", "compose 1 next", "compose 1 else compose 2"] {
+      #expect(RemoteKeyTarget(parsing: bad) == nil, "\(bad)")
+    }
   }
 
   @Test func onlyNodesWithKeyboardKeysAreTakenAndOtherDevicesAreLeftAlone() throws {
@@ -303,6 +319,16 @@ import WorkoutCore
       result.diagnostics.contains {
         $0.hint == "write 'action reset' for the action, or name a control"
       })
+  }
+
+  @Test func aMisspeltComposerKeyIsAConfigErrorWithADidYouMean() {
+    let result = Self.load("device: x\nkeys:\n  KEY_A: compose amarp else next")
+    #expect(result.configuration == nil)
+    let problem = result.diagnostics.first {
+      $0.message == "cannot read 'compose amarp else next' for key 'KEY_A'"
+    }
+    #expect(problem?.hint?.hasPrefix("did you mean 'compose amrap'?") == true)
+    #expect(problem?.hint?.contains("for_time, intervals") == true)
   }
 
   @Test func twoEntriesCannotTakeOneDevice() {

@@ -2,6 +2,8 @@
 // The control socket's protocol: one JSON object per line each way, versioned.
 //
 // Request:  {"v": 1, "id": 7, "cmd": "load", "preset": "fran"}
+// A load over a running or paused workout (count-in, running, paused) is answered `busy` unless
+// the request says `"replace": true`.
 // Reply:    {"v": 1, "id": 7, "ok": true, "status": {...}}
 // Error:    {"v": 1, "id": 7, "ok": false, "error": {"code": "unknown_preset", "message": "..."}}
 // Events after `subscribe`: {"v": 1, "event": "status", "status": {...}} and
@@ -78,6 +80,8 @@ public struct SnapshotRequest: Equatable, Sendable {
 public struct CommandRequest: Equatable, Sendable {
   public var id: JSONValue?
   public var command: Command
+  /// `"replace": true`: a load may abandon a running or paused workout.
+  public var replace = false
 }
 
 /// A request that could not be parsed, with the id to echo when one was readable.
@@ -139,7 +143,10 @@ public enum CommandProtocol {
       guard let preset = object["preset"]?.stringValue, !preset.isEmpty else {
         return reject("bad_request", "\"load\" needs \"preset\" (a name)", id)
       }
-      return .success(CommandRequest(id: id, command: .load(preset: preset)))
+      guard let replace = replaceFlag(in: object) else {
+        return reject("bad_request", "\"replace\" must be true or false", id)
+      }
+      return .success(CommandRequest(id: id, command: .load(preset: preset), replace: replace))
     case "status": return .success(CommandRequest(id: id, command: .status))
     case "presets": return .success(CommandRequest(id: id, command: .presets))
     case "history":

@@ -20,6 +20,10 @@ enum MatrixPicture {
     renderer.words = frame.words
     renderer.face = frame.clock.face
     let time = TimeOfDay(hour: civilTime.hour, minute: civilTime.minute, second: civilTime.second)
+    if let overlay = frame.overlay {
+      renderer.render(overlay, timeOfDay: time, into: &buffer)
+      return
+    }
     renderer.render(
       snapshot, timeOfDay: time, milliseconds: frame.monotonicNow / 1_000_000, into: &buffer)
   }

@@ -34,12 +34,16 @@ public struct OutputFrame {
   /// presses anything: for outputs whose wire is slow enough that a frame must leave before the
   /// second it shows (LED matrices on a serial line). Nil when the daemon cannot tell.
   public var preview: FramePreview?
+  /// What takes the place of the workout's picture for a moment: what a keypad is composing, or
+  /// the question before a running workout is replaced. Nil most of the time.
+  public var overlay: DisplayOverlay?
 
   /// Creates a frame (the daemon makes them; benchmarks and tests drive plugins with their own).
   public init(
     snapshot: WorkoutSnapshot, cues: [FrameCue], tokens: DesignTokens, words: DisplayWords,
     clock: ClockSettings, civilTime: CivilTime, monotonicNow: Int64, speed: Int64,
-    message: String?, muted: Bool = false, nextChange: Int64? = nil, preview: FramePreview? = nil
+    message: String?, muted: Bool = false, nextChange: Int64? = nil, preview: FramePreview? = nil,
+    overlay: DisplayOverlay? = nil
   ) {
     self.snapshot = snapshot
     self.cues = cues
@@ -53,6 +57,7 @@ public struct OutputFrame {
     self.muted = muted
     self.nextChange = nextChange
     self.preview = preview
+    self.overlay = overlay
   }
 }
 

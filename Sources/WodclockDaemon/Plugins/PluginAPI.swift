@@ -3,6 +3,7 @@
 // loop; plugins are called from it and must never block: they write non-blocking, queue, and
 // ask for a wake-up when they need one.
 
+import ButtonKit
 import Configuration
 import HardwareKit
 import JSONKit
@@ -149,6 +150,9 @@ public enum InputEvent: Equatable, Sendable {
   case action(ControlAction)
   /// Load the n-th preset of the config (1-based), as the keys 1–9 do.
   case loadPresetNumber(Int)
+  /// A key of the workout composer (a keypad's digits, mode keys, Enter); `otherwise` is what
+  /// the key does while nothing is being composed and it starts nothing.
+  indirect case compose(ComposerKey, otherwise: InputEvent?)
   /// Show (or, with nil, clear) a short message on the displays.
   case message(String?)
   /// The person asked the daemon to quit (the terminal keyboard's `q`).

@@ -3,6 +3,7 @@
 // for presenters and numeric keypads, and the config checks of key names (the kernel's `KEY_*`
 // names, include/uapi/linux/input-event-codes.h).
 
+import ButtonKit
 import ConfigFormat
 import Configuration
 import HardwareKit
@@ -18,13 +19,38 @@ enum RemoteKeyTarget: Equatable, Sendable, CustomStringConvertible {
   case action(WorkoutAction)
   /// Nothing (takes a key out of a profile).
   case nothing
+  /// A key of the workout composer; while nothing is composed, a key that starts nothing does
+  /// `otherwise` (`compose enter else start`: Enter loads what is composed, else starts).
+  indirect case compose(ComposerKey, otherwise: RemoteKeyTarget?)
 
   /// The forms a target is written in, for hints.
-  static let forms = "a control name (start, next ...), 'preset N' (1-9), 'action ACTION' or 'none'"
+  static let forms =
+    "a control name (start, next ...), 'preset N' (1-9), 'action ACTION', "
+    + "'compose KEY [else TARGET]' or 'none'"
+
+  /// The composer's keys as the config names them.
+  static let composerKeys: [(name: String, key: ComposerKey)] =
+    (0...9).map { ("\($0)", ComposerKey.digit($0)) } + [
+      ("x", .times), (":", .colon), ("enter", .confirm), ("back", .delete), ("cancel", .cancel),
+    ] + ComposerMode.allCases.map { ($0.rawValue, ComposerKey.mode($0)) }
 
   /// Reads `start`, `preset 3`, `action reset` or `none`.
   init?(parsing text: String) {
     let words = text.split(separator: " ")
+    if words.first == "compose" {
+      guard words.count == 2 || (words.count >= 4 && words[2] == "else"),
+        let key = Self.composerKeys.first(where: { $0.name == words[1] })?.key
+      else { return nil }
+      var otherwise: RemoteKeyTarget?
+      if words.count >= 4 {
+        let rest = words[3...].joined(separator: " ")
+        guard let target = RemoteKeyTarget(parsing: rest) else { return nil }
+        if case .compose = target { return nil }
+        otherwise = target
+      }
+      self = .compose(key, otherwise: otherwise)
+      return
+    }
     switch (words.first, words.count) {
     case ("none"?, 1):
       self = .nothing
@@ -49,6 +75,9 @@ enum RemoteKeyTarget: Equatable, Sendable, CustomStringConvertible {
     case .preset(let number): "preset \(number)"
     case .action(let action): "action \(action.rawValue)"
     case .nothing: "none"
+    case .compose(let key, let otherwise):
+      "compose " + (Self.composerKeys.first { $0.key == key }?.name ?? "?")
+        + (otherwise.map { " else \($0)" } ?? "")
     }
   }
 }
@@ -79,19 +108,25 @@ enum RemoteProfile: String, CaseIterable, Sendable {
         ("KEY_DOT", .control("lap")), ("KEY_B", .control("lap")),
       ]
     case .keypad:
-      // HID keypads send KEY_KPn whatever the NumLock LED says; the top-row digits are there
-      // for keypads that pose as a keyboard.
+      // HID keypads send KEY_KPn whatever the NumLock LED says (NumLock itself is a key of its
+      // own to the clock); the top-row digits and Enter are there for keypads that pose as a
+      // keyboard. Digits compose a workout, and one digit then Enter loads that preset; the
+      // other keys compose while something is being composed and run the workout otherwise.
       var keys: [(key: String, target: RemoteKeyTarget)] = []
-      for digit in 1...9 {
-        keys.append(("KEY_KP\(digit)", .preset(digit)))
-        keys.append(("KEY_\(digit)", .preset(digit)))
+      for digit in 0...9 {
+        keys.append(("KEY_KP\(digit)", .compose(.digit(digit), otherwise: nil)))
+        keys.append(("KEY_\(digit)", .compose(.digit(digit), otherwise: nil)))
       }
       keys += [
-        ("KEY_KPENTER", .control("start")), ("KEY_ENTER", .control("start")),
-        ("KEY_KP0", .control("start")), ("KEY_0", .control("start")),
-        ("KEY_BACKSPACE", .action(.reset)),
-        ("KEY_KPPLUS", .control("next")), ("KEY_KPMINUS", .action(.previous)),
-        ("KEY_KPDOT", .control("lap")), ("KEY_KPASTERISK", .action(.finish)),
+        ("KEY_KPENTER", .compose(.confirm, otherwise: .control("start"))),
+        ("KEY_ENTER", .compose(.confirm, otherwise: .control("start"))),
+        ("KEY_BACKSPACE", .compose(.delete, otherwise: .action(.reset))),
+        ("KEY_KPASTERISK", .compose(.times, otherwise: .action(.finish))),
+        ("KEY_KPDOT", .compose(.colon, otherwise: .control("lap"))),
+        ("KEY_KPSLASH", .compose(.mode(.amrap), otherwise: nil)),
+        ("KEY_KPMINUS", .compose(.mode(.emom), otherwise: .action(.previous))),
+        ("KEY_KPPLUS", .compose(.mode(.forTime), otherwise: .control("next"))),
+        ("KEY_NUMLOCK", .compose(.mode(.intervals), otherwise: nil)),
       ]
       return keys
     case .none:
@@ -145,6 +180,16 @@ struct RemoteKeyMap: Equatable, Sendable {
           to: first, among: WorkoutAction.allCases.map(\.rawValue)), first == action
         {
           hint = "write 'action \(action)' for the action, or name a control"
+        }
+        if first == "compose" {
+          let words = text.split(separator: " ")
+          let names = RemoteKeyTarget.composerKeys.map(\.name)
+          let given = words.count > 1 ? String(words[1]) : ""
+          let guess = names.contains(given) ? nil : closestMatch(to: given, among: names)
+          hint =
+            (guess.map { "did you mean 'compose \($0)'? " } ?? "")
+            + "write 'compose KEY' or 'compose KEY else TARGET'; keys: "
+            + names.joined(separator: ", ")
         }
         bag.error(
           "cannot read '\(text)' for key '\(key)'",

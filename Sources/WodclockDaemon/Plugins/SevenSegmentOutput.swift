@@ -59,9 +59,14 @@ public final class SevenSegmentOutput: OutputPlugin {
     lastFrame = frame
     let time = TimeOfDay(
       hour: frame.civilTime.hour, minute: frame.civilTime.minute, second: frame.civilTime.second)
-    let picture = SegmentRenderer.render(
-      frame.snapshot, options: options, tokens: frame.tokens, timeOfDay: time,
-      face: frame.clock.face, milliseconds: frame.monotonicNow / 1_000_000)
+    let picture =
+      frame.overlay.map {
+        SegmentRenderer.render(
+          text: $0.narrow, layout: options.layout, tokens: frame.tokens, timeOfDay: time)
+      }
+      ?? SegmentRenderer.render(
+        frame.snapshot, options: options, tokens: frame.tokens, timeOfDay: time,
+        face: frame.clock.face, milliseconds: frame.monotonicNow / 1_000_000)
     try driver.show(picture)
   }
 

@@ -70,7 +70,8 @@ public final class USBRemoteInput: InputPlugin {
     "built-in key map: presenter, keypad or none")
   static let keys = Setting(
     "keys", .map(.string), default: [],
-    "KEY_NAME: control, 'preset N', 'action ACTION' or none; over the profile's keys")
+    "KEY_NAME: control, 'preset N', 'action ACTION', 'compose KEY [else TARGET]' or none; "
+      + "over the profile's keys")
   static let longPress = Setting(
     "long_press", .duration(.milliseconds(100)...(.seconds(30))), default: .milliseconds(800),
     "held this long is a long press")
@@ -100,7 +101,9 @@ public final class USBRemoteInput: InputPlugin {
       // The keys the owner mapped by hand must name defined controls; a profile's built-in
       // keys may name controls a config leaves out (those keys then do nothing).
       try settings[keys].compactMap { _, text in
-        guard case .control(let name)? = RemoteKeyTarget(parsing: text) else { return nil }
+        var target = RemoteKeyTarget(parsing: text)
+        if case .compose(_, let otherwise)? = target { target = otherwise }
+        guard case .control(let name)? = target else { return nil }
         return ControlReference(name: name, key: keys.name)
       }
     })
@@ -383,6 +386,8 @@ public final class USBRemoteInput: InputPlugin {
     // A held key still does what it says: once, when the hold is recognised.
     case .preset(let number): return [.loadPresetNumber(number)]
     case .action(let action): return [.action(.engine(action))]
+    case .compose(let key, let otherwise):
+      return [.compose(key, otherwise: otherwise.flatMap { events(for: $0, gesture).first })]
     case .nothing: return []
     }
   }

@@ -12,8 +12,9 @@ import WorkoutCore
 /// What a request can make the daemon do: the daemon carries these out, so a command from the
 /// socket, a button and a plugin all take the same path.
 protocol CommandActions: AnyObject {
-  /// Performs an action; returns its refusal or failure, if any.
-  func perform(_ action: ControlAction, at now: Int64) -> CommandFailure?
+  /// Performs an action; returns its refusal or failure, if any. A load over a running or
+  /// paused workout is refused `busy` unless `replacing`.
+  func perform(_ action: ControlAction, replacing: Bool, at now: Int64) -> CommandFailure?
   /// Silences the sounders or lets them sound again.
   func setMuted(_ on: Bool, at now: Int64)
   /// Reads the config file again; returns why it was not taken, if it was not.
@@ -52,7 +53,7 @@ final class CommandResponder {
     case .action(let action):
       return (performing(.engine(action), id: id, at: now), false)
     case .load(let preset):
-      return (performing(.load(preset: preset), id: id, at: now), false)
+      return (performing(.load(preset: preset), replacing: request.replace, id: id, at: now), false)
     case .mute(let on):
       // Setting the state it already has still answers ok (and shows the message again):
       // `mute on` from a script is idempotent.
@@ -96,8 +97,10 @@ final class CommandResponder {
       snapshot, display: snapshot.display.map(TimeText.format), muted: frames.muted)
   }
 
-  private func performing(_ action: ControlAction, id: JSONValue?, at now: Int64) -> JSONValue {
-    if let failure = actions.perform(action, at: now) {
+  private func performing(
+    _ action: ControlAction, replacing: Bool = false, id: JSONValue?, at now: Int64
+  ) -> JSONValue {
+    if let failure = actions.perform(action, replacing: replacing, at: now) {
       return CommandProtocol.failure(id: id, failure)
     }
     return statusReply(id: id, at: now)

@@ -3,6 +3,7 @@
 // engine's next deadline, a plugin's timer, an input, a signal, a client) and never polls. It
 // starts the parts, runs the loop and dispatches; the parts do the work (docs/architecture.md).
 
+import ButtonKit
 import ConfigFormat
 import Configuration
 import HardwareKit
@@ -37,6 +38,10 @@ public final class Daemon {
   private var awaitedEngineDeadline: Int64?
   private var lateness = LatenessRecorder()
   var stopping = false
+  /// A load at the wall that waits for its second press.
+  var replaceConfirmation = ReplaceConfirmation()
+  /// What a keypad is composing.
+  var composer = WorkoutComposer()
   /// 70 (EX_SOFTWARE) once the loop broke: the unit's `Restart=on-failure` restarts only a
   /// non-zero exit.
   private var exitStatus: Int32 = 0
@@ -137,6 +142,8 @@ public final class Daemon {
     recordLateness(at: now)
     let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
     handle(supervisor.serviceWakeUps(at: now), at: now)
+    expireReplaceConfirmation(at: now)
+    expireComposition(at: now)
     frames.expireMessage(at: now)
     server.expire(now: now)
     publish(cues: cues, at: now)
@@ -153,6 +160,8 @@ public final class Daemon {
     consider(awaitedEngineDeadline)
     consider(supervisor.nextWakeUp(after: now))
     consider(frames.nextWakeUp(after: now))
+    consider(replaceConfirmation.deadline)
+    consider(composer.deadline)
     consider(server.nextWakeUp(after: now))
     consider(systemd.nextWakeUp)
     return best

@@ -6,9 +6,12 @@ import Configuration
 import WorkoutCore
 
 extension Daemon: CommandActions {
-  /// Performs an action from any source. Returns the refusal or failure, if any.
+  /// Performs an action from any source. Returns the refusal or failure, if any. A load over a
+  /// running or paused workout is refused `busy` unless `replacing`.
   @discardableResult
-  func perform(_ action: ControlAction, at now: Int64) -> CommandFailure? {
+  func perform(_ action: ControlAction, replacing: Bool = false, at now: Int64)
+    -> CommandFailure?
+  {
     let instant = timeBase.engineInstant(atMonotonic: now)
     recordLateness(at: now)
     var cues = host.advance(to: instant)
@@ -23,6 +26,9 @@ extension Daemon: CommandActions {
         logger.info(
           "action refused", [("action", engineAction.rawValue), ("reason", error.reason)])
       }
+    case .load(let name) where host.isActive && !replacing:
+      failure = busyFailure(at: now)
+      logger.info("load refused", [("preset", name), ("reason", "busy")])
     case .load(let name):
       do {
         try host.load(presetNamed: name, at: instant)
@@ -53,12 +59,18 @@ extension Daemon: CommandActions {
           logger.debug("control has no action", [("control", name), ("gesture", gesture.rawValue)])
           continue
         }
+        if case .load(let preset) = action {
+          loadAtTheWall(.preset(preset), at: now)
+          continue
+        }
         perform(action, at: now)
       case .action(let action):
         perform(action, at: now)
       case .loadPresetNumber(let number):
         guard number >= 1 && number <= configuration.presets.count else { continue }
-        perform(.load(preset: configuration.presets[number - 1].name), at: now)
+        loadAtTheWall(.preset(configuration.presets[number - 1].name), at: now)
+      case .compose(let key, let otherwise):
+        compose(key, otherwise: otherwise, at: now)
       case .message(let text):
         frames.show(text, at: now)
         publish(cues: [], at: now, force: true)

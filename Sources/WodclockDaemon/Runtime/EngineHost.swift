@@ -132,13 +132,22 @@ final class EngineHost {
         code: "unknown_preset",
         message: "no preset named '\(name)'; presets: \(names.joined(separator: ", "))")
     }
+    try load(next, at: instant)
+  }
+
+  /// Loads `next`, a preset of the config or a workout made at the wall. A running workout is
+  /// abandoned (and recorded as such).
+  func load(_ next: Preset, at instant: EngineInstant) throws(HostError) {
     let current = engine.snapshot(at: instant)
-    if isActive && current.runState != .countIn { record(current, outcome: "abandoned") }
+    let fresh: WorkoutEngine
     do {
-      engine = try Self.makeEngine(next, configuration)
+      fresh = try Self.makeEngine(next, configuration)
     } catch {
-      throw HostError(code: "invalid_preset", message: "preset '\(name)' is invalid: \(error)")
+      throw HostError(
+        code: "invalid_preset", message: "preset '\(next.name)' is invalid: \(error)")
     }
+    if isActive && current.runState != .countIn { record(current, outcome: "abandoned") }
+    engine = fresh
     preset = next
     startedWallSeconds = nil
     save(at: instant)

@@ -21,6 +21,8 @@ final class FrameComposer {
   var muted = false
   /// A transient message for people, and when it goes.
   private(set) var message: (text: String, until: Int64)?
+  /// What the displays show over the workout while a keypad composes one (the daemon sets it).
+  var overlay: DisplayOverlay?
 
   private let host: EngineHost
   private let timeBase: TimeBase
@@ -73,7 +75,7 @@ final class FrameComposer {
       clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
       speed: timeBase.speed, message: message?.text, muted: muted,
       nextChange: nextDisplayChange(at: now, wall: wall),
-      preview: FramePreview(source: previewSource, now: now, wall: wall))
+      preview: FramePreview(source: previewSource, now: now, wall: wall), overlay: overlay)
   }
 
   /// The frame of the displays as they are at `now`, without cues and without a look ahead:
@@ -83,7 +85,7 @@ final class FrameComposer {
       snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)), cues: [],
       tokens: configuration.tokens, words: configuration.words, clock: configuration.clock,
       civilTime: WallClock.civilTime(at: clock.wall()), monotonicNow: now,
-      speed: timeBase.speed, message: message?.text, muted: muted)
+      speed: timeBase.speed, message: message?.text, muted: muted, overlay: overlay)
   }
 
   /// An engine cue as outputs get it: stamped on the real monotonic clock, since outputs

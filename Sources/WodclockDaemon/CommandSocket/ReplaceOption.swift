@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// `"replace": true` on a load: the request may take the place of a running or paused workout.
+// Without it such a load is answered `busy`, so a script or a second phone cannot abandon a
+// class's workout by accident.
+
+import JSONKit
+
+extension CommandProtocol {
+  /// The `busy` answer's code.
+  static let busyCode = "busy"
+
+  /// Reads a request's optional `replace` member: false when absent, nil when it is not a
+  /// boolean.
+  static func replaceFlag(in object: JSONObject) -> Bool? {
+    guard let given = object["replace"] else { return false }
+    return given.boolValue
+  }
+}
