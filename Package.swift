@@ -71,6 +71,7 @@ let package = Package(
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
+        "WorkoutNotation",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], linkerSettings: privateSymbols),

@@ -34,7 +34,12 @@ import WorkoutCore
 /// The commands of protocol version 1.
 public enum Command: Equatable, Sendable {
   case action(WorkoutAction)
-  case load(preset: String)
+  /// Load a preset, or a workout written in the notation.
+  case load(LoadTarget)
+  /// Load the last workout of the history again.
+  case again
+  /// The last distinct workouts of the history, newest first.
+  case recent
   case status
   case presets
   case history(limit: Int)
@@ -51,9 +56,16 @@ public enum Command: Equatable, Sendable {
   /// Every command name, for error messages and the client's help.
   public static let names =
     WorkoutAction.allCases.map(\.rawValue) + [
-      "load", "status", "presets", "history", "reload", "subscribe", "version", "stats", "mute",
-      "snapshot",
+      "load", "again", "recent", "status", "presets", "history", "reload", "subscribe",
+      "version", "stats", "mute", "snapshot",
     ]
+}
+
+/// What a `load` names: a preset of the config, or a workout as a coach writes it.
+public enum LoadTarget: Equatable, Sendable {
+  case preset(String)
+  /// A text in the whiteboard notation (`amrap 14`), read by the daemon.
+  case workout(String)
 }
 
 /// What `snapshot` asks for.
@@ -82,6 +94,8 @@ public struct CommandRequest: Equatable, Sendable {
   public var command: Command
   /// `"replace": true`: a load may abandon a running or paused workout.
   public var replace = false
+  /// `"start": true`: a load starts the workout it loaded (count-in first).
+  public var start = false
 }
 
 /// A request that could not be parsed, with the id to echo when one was readable.
@@ -139,14 +153,40 @@ public enum CommandProtocol {
       return .success(CommandRequest(id: id, command: .action(action)))
     }
     switch name {
-    case "load":
-      guard let preset = object["preset"]?.stringValue, !preset.isEmpty else {
-        return reject("bad_request", "\"load\" needs \"preset\" (a name)", id)
+    case "load", "again":
+      let target: LoadTarget?
+      switch (object["preset"], object["workout"]) {
+      case (nil, nil) where name == "again":
+        target = nil
+      case (let preset?, nil) where name == "load":
+        guard let preset = preset.stringValue, !preset.isEmpty else {
+          return reject("bad_request", "\"preset\" must be a preset's name", id)
+        }
+        target = .preset(preset)
+      case (nil, let workout?) where name == "load":
+        guard let workout = workout.stringValue, !workout.isEmpty else {
+          return reject(
+            "bad_request", "\"workout\" must be a workout as written (\"amrap 14\")", id)
+        }
+        target = .workout(workout)
+      case (nil, nil):
+        return reject(
+          "bad_request", "\"load\" needs \"preset\" (a name) or \"workout\" (\"amrap 14\")", id)
+      default:
+        return reject(
+          "bad_request",
+          name == "load"
+            ? "\"load\" takes \"preset\" or \"workout\", not both"
+            : "\"again\" loads the last workout of the history: it takes no preset or workout",
+          id)
       }
-      guard let replace = replaceFlag(in: object) else {
-        return reject("bad_request", "\"replace\" must be true or false", id)
+      guard let replace = flag("replace", in: object), let start = flag("start", in: object) else {
+        return reject("bad_request", "\"replace\" and \"start\" must be true or false", id)
       }
-      return .success(CommandRequest(id: id, command: .load(preset: preset), replace: replace))
+      return .success(
+        CommandRequest(
+          id: id, command: target.map { .load($0) } ?? .again, replace: replace, start: start))
+    case "recent": return .success(CommandRequest(id: id, command: .recent))
     case "status": return .success(CommandRequest(id: id, command: .status))
     case "presets": return .success(CommandRequest(id: id, command: .presets))
     case "history":

@@ -9,10 +9,10 @@ extension CommandProtocol {
   /// The `busy` answer's code.
   static let busyCode = "busy"
 
-  /// Reads a request's optional `replace` member: false when absent, nil when it is not a
-  /// boolean.
-  static func replaceFlag(in object: JSONObject) -> Bool? {
-    guard let given = object["replace"] else { return false }
+  /// Reads a request's optional flag (`replace`, `start`): false when absent, nil when it is
+  /// not a boolean.
+  static func flag(_ name: String, in object: JSONObject) -> Bool? {
+    guard let given = object[name] else { return false }
     return given.boolValue
   }
 }

@@ -15,6 +15,13 @@ protocol CommandActions: AnyObject {
   /// Performs an action; returns its refusal or failure, if any. A load over a running or
   /// paused workout is refused `busy` unless `replacing`.
   func perform(_ action: ControlAction, replacing: Bool, at now: Int64) -> CommandFailure?
+  /// Loads a preset or a written workout (`busy` over a running one unless `replacing`), and
+  /// starts it when `start`.
+  func load(_ target: LoadTarget, replacing: Bool, start: Bool, at now: Int64) -> CommandFailure?
+  /// Loads the last workout of the history again.
+  func again(replacing: Bool, start: Bool, at now: Int64) -> CommandFailure?
+  /// The last distinct workouts of the history, newest first.
+  func recentWorkouts() -> [HistoryEntry]
   /// Silences the sounders or lets them sound again.
   func setMuted(_ on: Bool, at now: Int64)
   /// Reads the config file again; returns why it was not taken, if it was not.
@@ -52,8 +59,22 @@ final class CommandResponder {
     switch request.command {
     case .action(let action):
       return (performing(.engine(action), id: id, at: now), false)
-    case .load(let preset):
-      return (performing(.load(preset: preset), replacing: request.replace, id: id, at: now), false)
+    case .load(let target):
+      return (
+        replying(
+          actions.load(target, replacing: request.replace, start: request.start, at: now),
+          id: id, at: now), false
+      )
+    case .again:
+      return (
+        replying(
+          actions.again(replacing: request.replace, start: request.start, at: now), id: id,
+          at: now), false
+      )
+    case .recent:
+      let encoder = JSONValueEncoder()
+      let entries = actions.recentWorkouts().compactMap { try? encoder.encode($0) }
+      return (CommandProtocol.success(id: id, [("recent", .array(entries))]), false)
     case .mute(let on):
       // Setting the state it already has still answers ok (and shows the message again):
       // `mute on` from a script is idempotent.
@@ -97,12 +118,13 @@ final class CommandResponder {
       snapshot, display: snapshot.display.map(TimeText.format), muted: frames.muted)
   }
 
-  private func performing(
-    _ action: ControlAction, replacing: Bool = false, id: JSONValue?, at now: Int64
-  ) -> JSONValue {
-    if let failure = actions.perform(action, replacing: replacing, at: now) {
-      return CommandProtocol.failure(id: id, failure)
-    }
+  private func performing(_ action: ControlAction, id: JSONValue?, at now: Int64) -> JSONValue {
+    replying(actions.perform(action, replacing: false, at: now), id: id, at: now)
+  }
+
+  /// The failure, or the status after what was done.
+  private func replying(_ failure: CommandFailure?, id: JSONValue?, at now: Int64) -> JSONValue {
+    if let failure { return CommandProtocol.failure(id: id, failure) }
     return statusReply(id: id, at: now)
   }
 

@@ -12,6 +12,9 @@ extension Daemon: CommandActions {
   func perform(_ action: ControlAction, replacing: Bool = false, at now: Int64)
     -> CommandFailure?
   {
+    if case .load(let name) = action {
+      return load(resolved: .preset(name), replacing: replacing, start: false, at: now)
+    }
     let instant = timeBase.engineInstant(atMonotonic: now)
     recordLateness(at: now)
     var cues = host.advance(to: instant)
@@ -26,16 +29,8 @@ extension Daemon: CommandActions {
         logger.info(
           "action refused", [("action", engineAction.rawValue), ("reason", error.reason)])
       }
-    case .load(let name) where host.isActive && !replacing:
-      failure = busyFailure(at: now)
-      logger.info("load refused", [("preset", name), ("reason", "busy")])
-    case .load(let name):
-      do {
-        try host.load(presetNamed: name, at: instant)
-        logger.info("preset loaded", [("preset", name)])
-      } catch {
-        failure = CommandFailure(error.code, error.message)
-      }
+    case .load:
+      break  // above
     case .mute:
       setMuted(!frames.muted, at: now)
     }

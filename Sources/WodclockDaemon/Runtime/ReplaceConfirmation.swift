@@ -10,7 +10,7 @@ import WorkoutCore
 enum LoadRequest: Equatable, Sendable {
   /// A preset of the config, by name.
   case preset(String)
-  /// A workout composed on a keypad.
+  /// A workout written in the notation or composed on a keypad, read by the notation.
   case workout(WorkoutPlan)
 }
 
@@ -74,11 +74,9 @@ extension Daemon {
     }
     replaceConfirmation.clear()
     if frames.message?.text == Self.pressAgainMessage { frames.show(nil, at: now) }
-    switch request {
-    case .preset(let name):
-      perform(.load(preset: name), replacing: true, at: now)
-    case .workout(let plan):
-      loadComposed(plan, at: now)
+    if let failure = load(resolved: request, replacing: true, start: false, at: now) {
+      frames.show("cannot load that", at: now)
+      logger.info("load at the wall failed", [("reason", failure.message)])
     }
     return true
   }

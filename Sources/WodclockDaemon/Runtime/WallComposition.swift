@@ -8,6 +8,7 @@ import ConfigFormat
 import Configuration
 import DisplayKit
 import WorkoutCore
+import WorkoutNotation
 
 extension Daemon {
   /// The caption under a composition.
@@ -39,28 +40,21 @@ extension Daemon {
       if loadAtTheWall(.preset(configuration.presets[number - 1].name), at: now) {
         composer.clear()
       }
-    case .workout(let plan):
-      if loadAtTheWall(.workout(plan), at: now) { composer.clear() }
+    case .workout(let composed):
+      // Read again by the notation, so a workout keyed at the wall is the one the same words
+      // give everywhere else (its name, its count-in, `again`).
+      switch writtenWorkout(composed.notation ?? "") {
+      case .success(let plan):
+        if loadAtTheWall(.workout(plan), at: now) { composer.clear() }
+      case .failure(let error):
+        frames.show("cannot run that", at: now)
+        logger.error(
+          "a composed workout is not read by the notation",
+          [("workout", composed.notation ?? ""), ("error", error.description)])
+      }
     }
     showComposition()
     publish(cues: [], at: now, force: true)
-  }
-
-  /// Loads a composed workout with the config's count-in and cues, as a preset would have them.
-  func loadComposed(_ composed: WorkoutPlan, at now: Int64) {
-    var plan = composed
-    plan.countIn = configuration.defaults.countIn
-    plan.cues = configuration.defaults.cues
-    let preset = Preset(
-      name: plan.name, plan: plan, location: SourceLocation(file: "keypad", line: 1, column: 1))
-    do {
-      try host.load(preset, at: timeBase.engineInstant(atMonotonic: now))
-      logger.info(
-        "workout composed", [("preset", plan.name), ("notation", plan.notation ?? "")])
-    } catch {
-      frames.show("cannot run that", at: now)
-      logger.info("composed workout refused", [("reason", "\(error)")])
-    }
   }
 
   /// What the displays show over the workout: the question before a replace, else what is

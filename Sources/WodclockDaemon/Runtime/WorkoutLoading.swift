@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// Loading a workout, whoever asks: a preset by name, or a workout as a coach writes it on the
+// whiteboard (`wodclockctl run amrap 14`, the socket's `load` with `workout`, a keypad), read by
+// the notation with the config's count-in and cues; `again` and `recent` from the history.
+
+import ConfigFormat
+import Configuration
+import WorkoutCore
+import WorkoutNotation
+
+extension Daemon {
+  /// The most workouts `recent` lists.
+  static let recentLimit = 10
+  /// How far back in the history `recent` looks for distinct workouts.
+  static let recentLookBack = 1000
+
+  /// A workout written in the notation, as this config runs it: its count-in unless the text
+  /// gives one (`countin 5s`, `no countin`), and the config's cues.
+  func writtenWorkout(_ text: String) -> Result<WorkoutPlan, NotationError> {
+    WorkoutNotation.parse(text, defaultCountIn: configuration.defaults.countIn).map { parsed in
+      var plan = parsed
+      plan.cues = configuration.defaults.cues
+      return plan
+    }
+  }
+
+  /// Loads what a request names; a text that is not a workout is answered `bad_workout` with
+  /// the notation's diagnostic (the column, a caret, what was expected).
+  func load(_ target: LoadTarget, replacing: Bool, start: Bool, at now: Int64)
+    -> CommandFailure?
+  {
+    switch target {
+    case .preset(let name):
+      return load(resolved: .preset(name), replacing: replacing, start: start, at: now)
+    case .workout(let text):
+      switch writtenWorkout(text) {
+      case .success(let plan):
+        return load(resolved: .workout(plan), replacing: replacing, start: start, at: now)
+      case .failure(let error):
+        logger.info(
+          "workout not understood",
+          [("workout", text), ("error", error.diagnostics.first?.message ?? "")])
+        return CommandFailure("bad_workout", error.rendered())
+      }
+    }
+  }
+
+  /// Loads a preset or a written workout; over a count-in, a running or a paused workout only
+  /// when `replacing` (else `busy`). With `start` the loaded workout starts at once.
+  func load(resolved request: LoadRequest, replacing: Bool, start: Bool, at now: Int64)
+    -> CommandFailure?
+  {
+    let instant = timeBase.engineInstant(atMonotonic: now)
+    recordLateness(at: now)
+    var cues = host.advance(to: instant)
+    defer { publish(cues: cues, at: now) }
+    if host.isActive && !replacing {
+      logger.info("load refused", [("preset", request.name), ("reason", "busy")])
+      return busyFailure(at: now)
+    }
+    do {
+      switch request {
+      case .preset(let name):
+        try host.load(presetNamed: name, at: instant)
+        logger.info("preset loaded", [("preset", name)])
+      case .workout(let plan):
+        try host.load(
+          Preset(name: plan.name, plan: plan, location: EngineHost.writtenWorkoutLocation),
+          at: instant)
+        logger.info("workout loaded", [("preset", plan.name), ("workout", plan.notation ?? "")])
+      }
+    } catch {
+      return CommandFailure(error.code, error.message)
+    }
+    guard start else { return nil }
+    do {
+      cues += try host.perform(.start, at: instant)
+      logger.info("action", [("action", "start"), ("preset", host.preset.name)])
+    } catch {
+      return CommandFailure("refused", error.description)
+    }
+    return nil
+  }
+
+  /// Loads the last workout of the history again: its preset while the config has it, else
+  /// the workout as it was written.
+  func again(replacing: Bool, start: Bool, at now: Int64) -> CommandFailure? {
+    guard let last = host.history(limit: 1).last else {
+      return CommandFailure(
+        "no_history",
+        "no workout has been run yet; load one (wodclockctl run TEXT, wodclockctl load PRESET)")
+    }
+    if configuration.preset(named: last.preset) != nil {
+      return load(LoadTarget.preset(last.preset), replacing: replacing, start: start, at: now)
+    }
+    guard let workout = last.workout else {
+      return CommandFailure(
+        "unknown_preset",
+        "the last workout, preset '\(last.preset)', is no longer in the config")
+    }
+    return load(.workout(workout), replacing: replacing, start: start, at: now)
+  }
+
+  /// The last distinct workouts of the history, newest first: one entry each, its latest run.
+  func recentWorkouts() -> [HistoryEntry] {
+    var seen: Set<String> = []
+    var recent: [HistoryEntry] = []
+    for entry in host.history(limit: Self.recentLookBack).reversed() {
+      guard recent.count < Self.recentLimit else { break }
+      if seen.insert(entry.workout ?? entry.preset).inserted { recent.append(entry) }
+    }
+    return recent
+  }
+}
+
+extension LoadRequest {
+  /// The name a log line gives the workout.
+  var name: String {
+    switch self {
+    case .preset(let name): name
+    case .workout(let plan): plan.name
+    }
+  }
+}
