@@ -24,6 +24,7 @@ public final class Daemon {
   private let signals: SignalWatcher
   let server: CommandServer
   let frames: FrameComposer
+  let scheduler: ClassScheduler
   let systemd: SystemdSession
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
@@ -76,6 +77,7 @@ public final class Daemon {
     if let store { host.restore(from: store, at: clock.monotonic()) }
     frames = FrameComposer(
       host: host, configuration: configuration, timeBase: timeBase, clock: clock)
+    scheduler = ClassScheduler(schedule: configuration.schedule, clock: clock, logger: logger)
 
     let socketPath = options.socketPath ?? DefaultPaths.socket()
     do {
@@ -136,6 +138,7 @@ public final class Daemon {
     let now = clock.monotonic()
     recordLateness(at: now)
     let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
+    loadScheduledClass(at: now)
     handle(supervisor.serviceWakeUps(at: now), at: now)
     frames.expireMessage(at: now)
     server.expire(now: now)
@@ -155,6 +158,7 @@ public final class Daemon {
     consider(frames.nextWakeUp(after: now))
     consider(server.nextWakeUp(after: now))
     consider(systemd.nextWakeUp)
+    consider(scheduler.nextWakeUp(after: now))
     return best
   }
 
@@ -218,6 +222,7 @@ public final class Daemon {
   /// Sends the current picture to every output, with the cues since their last frame, and to
   /// the command socket's subscribers; keeps systemd's status line current.
   func publish(cues: [Cue], at now: Int64, force: Bool = false) {
+    frames.idleNote = scheduler.idleNote(at: now, face: configuration.clock.face)
     let frame = frames.frame(cues: cues, at: now, rereadTimeZone: force)
     let staleAfter = configuration.defaults.staleCuesAfter.nanoseconds / timeBase.speed
     supervisor.render(frame, at: now, staleAfter: staleAfter)

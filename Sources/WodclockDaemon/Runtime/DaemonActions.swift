@@ -26,6 +26,7 @@ extension Daemon: CommandActions {
     case .load(let name):
       do {
         try host.load(presetNamed: name, at: instant)
+        scheduler.noteHandLoad(at: now)
         logger.info("preset loaded", [("preset", name)])
       } catch {
         failure = CommandFailure(error.code, error.message)
@@ -88,6 +89,7 @@ extension Daemon: CommandActions {
       configuration = next
       frames.configuration = next
       host.replaceConfiguration(next, at: timeBase.engineInstant(atMonotonic: now))
+      scheduler.replaceSchedule(next.schedule)
       supervisor.apply(from: previous, to: next, at: now)
       server.idleTimeout = next.daemon.clientTimeout.nanoseconds
       systemd.note = nil
