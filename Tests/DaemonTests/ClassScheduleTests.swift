@@ -128,11 +128,27 @@ private func zone(standard: Int, summer: Int, change: Int64) -> LocalZone {
       clock.logLines(containing: "class not loaded: the wall clock is not synchronized").count == 1)
     // Time is set: the wall clock steps back a minute, to 06:05, and is synchronized; within half a
     // minute the class loads, before it starts.
+    let unsynchronized = try clock.request(#"{"cmd": "schedule"}"#)
+    #expect(unsynchronized["synchronized"] == .bool(false))
     clock.time.wallOffset -= 60
     clock.time.synchronized = true
     clock.run(for: 30)
     #expect(try clock.status()["preset"] == .string("fran"))
     #expect(record.frames.last?.snapshot.label == "06:10 Early WOD")
+    let reply = try clock.request(#"{"cmd": "schedule"}"#)
+    #expect(reply["ok"] == .bool(true))
+    #expect(reply["synchronized"] == .bool(true))
+    #expect(reply["today"] == .string("2026-01-05"))
+    #expect(reply["lead_s"] == .double(300))
+    #expect(reply["loaded"] == .string("fran"))
+    let early = try #require(reply["classes"]?[0]?.objectValue)
+    #expect(early["name"] == .string("Early WOD"))
+    #expect(early["at"] == .string("06:10"))
+    #expect(early["weekday"] == .string("mon"))
+    #expect(early["start_unix"] == .integer(1_767_593_400))
+    #expect(early["load_unix"] == .integer(1_767_593_100))
+    #expect(early["past"] == .bool(false))
+    #expect(reply["next"]?["date"] == .string("2026-01-05"))
   }
 
   @Test func aWallClockSteppedPastTheLoadInstantLoadsTheClassWithinHalfAMinute() throws {

@@ -209,6 +209,9 @@ public final class Daemon {
       configPath: configPath, actions: self)
     responder.clientCount = { [unowned self] in server.clientCount }
     responder.lateness = { [unowned self] in lateness.summary }
+    responder.schedule = { [unowned self] now in
+      scheduler.report(at: now, loadedPreset: host.preset.name)
+    }
     return responder
   }
 
