@@ -75,6 +75,23 @@ private func zone(standard: Int, summer: Int, change: Int64) -> LocalZone {
     #expect(clock.logLines(containing: "class loaded").count == 1)
   }
 
+  @Test func theLoadIsOnTheSecondWhenNothingElseWakesTheLoop() throws {
+    // The idle screen shows the preset: no second of the time of day wakes the loop, and the
+    // daemon starts half a second into 06:00:00.
+    let clock = try InProcessDaemon(
+      config: "clock: {idle: preset}\n" + scheduleConfig(earlyClass),
+      kinds: [.recordingOutput(OutputRecord())])
+    clock.time.monotonic += 500_000_000
+    clock.start()
+    clock.run(for: 299.4)
+    #expect(try clock.status()["preset"] == .string("warmup"))
+    // The loop sleeps until 06:05:00.0 on the dot.
+    #expect(
+      clock.daemon.nextWakeUp(after: clock.time.monotonic) == ManualTime.origin + 300_000_000_000)
+    clock.run(for: 0.1)
+    #expect(try clock.status()["preset"] == .string("fran"))
+  }
+
   @Test func aRunningWorkoutIsNeverReplacedAndTheClassLoadsWhenItEnds() throws {
     let clock = try InProcessDaemon(
       config: scheduleConfig(earlyClass), kinds: [.recordingOutput(OutputRecord())])

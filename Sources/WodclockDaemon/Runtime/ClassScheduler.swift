@@ -32,8 +32,9 @@ final class ClassScheduler {
   private var settled: (index: Int, date: LocalDate)?
   /// When the coach last loaded a workout by hand, on the monotonic clock; nil once it ran.
   private var handLoadedAt: Int64?
-  /// The next class as last read: when that was (monotonic), the wall then, and the wall
-  /// instant until which the reading holds (the class's load, then its start).
+  /// The next class as last read: the monotonic instant at which the wall clock's second of
+  /// the reading began, that second, and the wall instant until which the reading holds (the
+  /// class's load, then its start).
   private var cached:
     (next: ClassOccurrence?, at: Int64, wall: Int64, until: Int64?, synchronized: Bool)?
   /// Whether "not synchronized" was logged since the clock last was.
@@ -60,16 +61,19 @@ final class ClassScheduler {
   /// The next class and whether the clock is synchronized, read again when the cached reading
   /// is old, the wall clock went back, or the next class's load or start has come.
   func reading(at now: Int64) -> (next: ClassOccurrence?, synchronized: Bool) {
-    let wall = clock.wall().seconds
+    let instant = clock.wall()
+    let wall = instant.seconds
     if let cached, now - cached.at < Self.reevaluationInterval, wall >= cached.wall,
       cached.until.map({ wall < $0 }) ?? true
     {
       return (cached.next, cached.synchronized)
     }
-    let next = calendar.next(after: wall, today: clock.zone.date(WallClock.Instant(seconds: wall)))
+    let next = calendar.next(after: wall, today: clock.zone.date(instant))
     let synchronized = clock.synchronized()
     let until = next.map { wall < $0.load ? $0.load : $0.start }
-    cached = (next, now, wall, until, synchronized)
+    // The monotonic instant of the wall clock's whole second `wall`.
+    let secondStart = now - Int64(instant.nanoseconds)
+    cached = (next, secondStart, wall, until, synchronized)
     return (next, synchronized)
   }
 
