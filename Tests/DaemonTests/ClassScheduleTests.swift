@@ -132,6 +132,17 @@ private func zone(standard: Int, summer: Int, change: Int64) -> LocalZone {
       clock.logLines(containing: "class not loaded: the workout loaded by hand stays").count == 1)
   }
 
+  @Test func aWorkoutLoadedByHandLongBeforeTheClassIsReplaced() throws {
+    let clock = try InProcessDaemon(
+      config: scheduleConfig(#"    - {days: daily, at: "07:30", name: Late WOD, workout: fran}"#),
+      kinds: [.recordingOutput(OutputRecord())])
+    clock.start()
+    // Loaded at 06:00 and left: 90 minutes before the class, not for it.
+    _ = try clock.request(#"{"cmd": "load", "preset": "amrap"}"#)
+    clock.run(for: 5100)
+    #expect(try clock.status()["preset"] == .string("fran"))
+  }
+
   @Test func noClassLoadsByAnUnsynchronizedClockUntilItIsSynchronized() throws {
     let record = OutputRecord()
     let clock = try InProcessDaemon(
