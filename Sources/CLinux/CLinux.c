@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <net/if.h>
+#include <sys/timex.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -616,4 +617,12 @@ int clinux_spi_configure(int fd, int mode, unsigned int speed) {
   if (ioctl(fd, SPI_IOC_WR_LSB_FIRST, &lsbFirst) != 0) return -1;
   if (ioctl(fd, SPI_IOC_WR_BITS_PER_WORD, &bits) != 0) return -1;
   return ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &speed);
+}
+
+int clinux_clock_synchronized(void) {
+  struct timex state = {0};
+  state.modes = 0;
+  int result = adjtimex(&state);
+  if (result < 0) return -1;
+  return result != TIME_ERROR && (state.status & STA_UNSYNC) == 0 ? 1 : 0;
 }

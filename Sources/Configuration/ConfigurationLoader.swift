@@ -31,8 +31,8 @@ public struct ConfigurationLoadResult: Sendable {
 public enum ConfigurationLoader {
   /// The top-level sections, in the order `--print-config` writes them.
   public static let sections = [
-    "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "presets", "inputs",
-    "outputs",
+    "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "presets",
+    "schedule", "inputs", "outputs",
   ]
 
   /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
@@ -156,6 +156,7 @@ struct Loader {
     let controls = readControls(mapping.entry(forKey: "controls"))
     let presets = readPresets(
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
+    let schedule = readSchedule(mapping["schedule"])
     controlNames = controls.map(\.name)
     controlNamesMayBeIncomplete = mapping["controls"]?.isIncomplete ?? hasSyntaxErrors
     var instances = PluginInstances()
@@ -166,7 +167,7 @@ struct Loader {
       file: file, clock: clock, defaults: defaults, daemon: daemon, language: language,
       words: DisplayWords(language: language).with(overrides: wordOverrides),
       wordOverrides: wordOverrides, tokens: tokens, controls: controls, presets: presets,
-      inputs: inputs, outputs: outputs)
+      inputs: inputs, outputs: outputs, schedule: schedule)
   }
 
   // MARK: clock

@@ -29,6 +29,7 @@ public enum ConfigurationPrinter {
     writer.tokens(configuration.tokens)
     writer.controls(configuration.controls)
     writer.presets(configuration)
+    writer.schedule(configuration.schedule)
     writer.plugins("inputs", configuration.inputs, schemas: plugins)
     writer.plugins("outputs", configuration.outputs, schemas: plugins)
     return writer.text
@@ -227,6 +228,24 @@ struct ConfigWriter {
           key(2, gesture.rawValue, YAMLText.scalar(action.description))
         }
       }
+    }
+  }
+
+  // MARK: Schedule
+
+  mutating func schedule(_ schedule: ClassSchedule) {
+    section("schedule", comment: "Classes: the clock loads each one's workout 'lead' before it.")
+    key(0, "schedule", "")
+    key(1, "lead", Self.duration(schedule.lead))
+    key(1, "classes", schedule.classes.isEmpty ? "[]" : "")
+    for scheduled in schedule.classes {
+      let members = [
+        "days: " + ScheduleText.days(scheduled.days),
+        "at: " + YAMLText.doubleQuoted(ScheduleText.time(scheduled.time)),
+        "name: " + YAMLText.scalar(scheduled.name),
+        "workout: " + YAMLText.scalar(scheduled.workout.text),
+      ]
+      line(2, "- {" + members.joined(separator: ", ") + "}")
     }
   }
 

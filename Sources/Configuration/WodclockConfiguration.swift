@@ -32,6 +32,8 @@ public struct WodclockConfiguration: Sendable, Equatable {
   public var inputs: [PluginInstance]
   /// The `outputs:` entries in file order.
   public var outputs: [PluginInstance]
+  /// The class schedule (`schedule:`); no classes when the file has none.
+  public var schedule: ClassSchedule = ClassSchedule()
 
   /// The preset named `name`.
   public func preset(named name: String) -> Preset? { presets.first { $0.name == name } }
@@ -180,4 +182,74 @@ public struct PluginInstance: Sendable, Equatable {
     self.settings = settings
     self.location = location
   }
+}
+
+/// The class schedule: on which weekdays, at what time of day, which workout is loaded for which
+/// class (`schedule:`).
+public struct ClassSchedule: Sendable, Equatable {
+  /// How long before a class its workout is loaded.
+  public var lead: TimeSpan
+  /// The classes in file order.
+  public var classes: [ScheduledClass]
+  /// Creates a schedule; the defaults are those of an absent `schedule:` section.
+  public init(lead: TimeSpan = .minutes(5), classes: [ScheduledClass] = []) {
+    self.lead = lead
+    self.classes = classes
+  }
+}
+
+/// One class of the schedule: it starts at `time` on each of `days`.
+public struct ScheduledClass: Sendable, Equatable {
+  /// The days of the week it is held on, never empty.
+  public var days: Set<Weekday>
+  /// Its start, in local time.
+  public var time: ConfigFormat.TimeOfDay
+  /// What the idle screen and `wodclockctl schedule` call it.
+  public var name: String
+  /// The workout loaded for it.
+  public var workout: ScheduledWorkout
+  /// Creates a class.
+  public init(
+    days: Set<Weekday>, time: ConfigFormat.TimeOfDay, name: String, workout: ScheduledWorkout
+  ) {
+    self.days = days
+    self.time = time
+    self.name = name
+    self.workout = workout
+  }
+}
+
+/// What a class runs, as the schedule names it.
+public enum ScheduledWorkout: Sendable, Equatable {
+  /// A preset of the file, by name.
+  case preset(String)
+  /// A workout written in the whiteboard notation.
+  case notation(String)
+
+  /// The text the file gives for it.
+  public var text: String {
+    switch self {
+    case .preset(let name): name
+    case .notation(let text): text
+    }
+  }
+}
+
+/// A day of the week, numbered as `struct tm`'s `tm_wday`: 0 is Sunday.
+public enum Weekday: Int, Sendable, Equatable, Hashable, CaseIterable, Comparable {
+  case sunday, monday, tuesday, wednesday, thursday, friday, saturday
+
+  /// `mon`, `tue` ...: how the schedule writes it back.
+  public var shortName: String { String(String(describing: self).prefix(3)) }
+
+  /// `Mon`, `Tue` ...: how people read it.
+  public var title: String { shortName.prefix(1).uppercased() + shortName.dropFirst() }
+
+  /// Monday to Friday.
+  public static let weekdays: Set<Weekday> = [.monday, .tuesday, .wednesday, .thursday, .friday]
+  /// Saturday and Sunday.
+  public static let weekends: Set<Weekday> = [.saturday, .sunday]
+
+  /// Orders from Sunday, as `tm_wday` does.
+  public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }

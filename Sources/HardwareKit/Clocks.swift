@@ -82,6 +82,44 @@ public enum WallClock {
 }
 
 extension WallClock {
+  /// The UTC offsets under which a local date and time of the zone last read occurs, earliest
+  /// instant first: one for an ordinary time, two for a time the clocks go back over, none
+  /// for a time they skip. `before` is the offset in force a day earlier (before a gap).
+  public struct LocalTimeOffsets: Sendable, Equatable {
+    public var offsets: [Int]
+    public var before: Int
+    public init(offsets: [Int], before: Int) {
+      self.offsets = offsets
+      self.before = before
+    }
+  }
+
+  /// Where a local date and time falls in the zone last read (`reloadTimeZone()`). Each offset
+  /// in force within a day of it is tried: a local time occurs at an offset when the instant
+  /// it gives has that offset. Zones change their offset at most once in a day.
+  ///
+  /// The corresponding C functions are `timegm` and `localtime_r`.
+  public static func offsets(
+    year: Int, month: Int, day: Int, hour: Int, minute: Int
+  ) -> LocalTimeOffsets {
+    var fields = tm()
+    fields.tm_year = Int32(clamping: year - 1900)
+    fields.tm_mon = Int32(clamping: month - 1)
+    fields.tm_mday = Int32(clamping: day)
+    fields.tm_hour = Int32(clamping: hour)
+    fields.tm_min = Int32(clamping: minute)
+    let local = Int64(timegm(&fields))
+    func offset(at instant: Int64) -> Int {
+      civilTime(at: Instant(seconds: instant)).utcOffsetSeconds
+    }
+    let before = offset(at: local - 86_400)
+    let after = offset(at: local + 86_400)
+    var offsets = Set([before, after]).filter { offset(at: local - Int64($0)) == $0 }.sorted()
+    // A larger offset east of UTC gives the earlier instant.
+    offsets.reverse()
+    return LocalTimeOffsets(offsets: offsets, before: before)
+  }
+
   /// Civil times of the last whole second asked for. A loop that wakes many times a second
   /// breaks the time down with `localtime_r` once a second instead of on every wake-up: a
   /// zone's offset only changes on a whole second.

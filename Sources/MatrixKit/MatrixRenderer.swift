@@ -95,8 +95,14 @@ public struct MatrixRenderer: Sendable {
         colonVisible: colonVisible, into: &buffer)
     }
 
-    // The phase word and the counter.
-    let label = snapshot.mode == .clock ? "" : words.word(for: snapshot)
+    // The phase word and the counter. The time of day has no phase: its line carries the
+    // snapshot's label instead (the next class on the idle screen), cut to fit.
+    var label = words.word(for: snapshot)
+    if snapshot.mode == .clock {
+      label = snapshot.label ?? ""
+      let room = layout.label.width
+      while !label.isEmpty && font.width(of: label, scale: scale) > room { label.removeLast() }
+    }
     let counter = counterText(snapshot, maxWidth: layout.counter.width, scale: scale)
     if layout.label == layout.counter {
       let region = layout.label

@@ -58,6 +58,9 @@ public enum ClientMain {
       details: LoadOptions.details),
     Subcommand(name: "presets", arguments: "", summary: "list the presets"),
     Subcommand(
+      name: "schedule", arguments: "",
+      summary: "today's classes, the next one, and whether the clock is synchronized"),
+    Subcommand(
       name: "history", arguments: "[--limit N]", summary: "finished and abandoned workouts"),
     Subcommand(name: "reload", arguments: "", summary: "re-read the configuration file"),
     Subcommand(name: "watch", arguments: "", summary: "follow the clock live (Ctrl-C to stop)"),

@@ -38,6 +38,8 @@ enum HumanOutput {
         text += line + "\n"
       }
       return text
+    case "schedule":
+      return ScheduleOutput.describe(reply)
     case "reload":
       return "reloaded \(reply["config"]?.stringValue ?? "")\n"
     case "version":

@@ -26,6 +26,23 @@ struct ShippedConfigTests {
     #expect(config.preset(named: "clock")?.location.line == 188)
   }
 
+  @Test("the commented-out schedule loads as it is written once its comment marks go")
+  func scheduleExample() throws {
+    let text = try FileSystem.readTextFile(shippedConfigPath())
+    var inExample = false
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      if line == "# schedule:" { inExample = true }
+      if inExample, line.hasPrefix("# ") { return String(line.dropFirst(2)) }
+      inExample = false
+      return String(line)
+    }
+    let config = try #require(
+      configuration(lines.joined(separator: "\n"), file: "wodclock.yaml"))
+    #expect(config.schedule.lead == .minutes(5))
+    #expect(config.schedule.classes.map(\.name) == ["6 AM WOD", "Open Gym"])
+    #expect(config.schedule.classes.map(\.workout) == [.preset("class"), .preset("amrap-20")])
+  }
+
   @Test("top sections: clock, defaults, daemon, language, words, controls, plugins")
   func sections() throws {
     let config = try #require(try Self.shipped())

@@ -31,8 +31,18 @@ final class ManualTime: @unchecked Sendable {
       nanoseconds: Int32(elapsed % 1_000_000_000))
   }
 
+  /// Whether the wall clock counts as synchronized to a time source.
+  var synchronized = true
+  /// The local time zone: UTC unless a test gives other rules.
+  var zone = LocalZone(
+    date: { LocalDate(daysSinceEpoch: Int($0.seconds / 86_400)) },
+    resolve: { _, _ in .unique(utcOffset: 0) })
+
   var clock: DaemonClock {
-    DaemonClock(monotonic: { self.monotonic }, wall: { self.wall }, bootID: { "test-boot" })
+    DaemonClock(
+      monotonic: { self.monotonic }, wall: { self.wall }, bootID: { "test-boot" },
+      synchronized: { self.synchronized },
+      zone: LocalZone(date: { self.zone.date($0) }, resolve: { self.zone.resolve($0, $1) }))
   }
 
   /// Seconds since `origin`.

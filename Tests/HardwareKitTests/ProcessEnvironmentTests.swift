@@ -105,6 +105,37 @@ import WodclockTestSupport
     #expect(cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_001)).hour == 0)
   }
 
+  /// The tz database's own rules, through libc: a local time the clocks skip has no offset, one
+  /// they go back over has two, the summer one first.
+  @Test func localTimeOffsetsAcrossDST() throws {
+    defer {
+      try? Environment.unset("TZ")
+      WallClock.reloadTimeZone()
+    }
+    try Environment.set("TZ", "Europe/Berlin")
+    WallClock.reloadTimeZone()
+    #expect(
+      WallClock.offsets(year: 2025, month: 3, day: 30, hour: 2, minute: 30)
+        == WallClock.LocalTimeOffsets(offsets: [], before: 3600))
+    #expect(
+      WallClock.offsets(year: 2025, month: 3, day: 30, hour: 3, minute: 30).offsets == [7200])
+    #expect(
+      WallClock.offsets(year: 2025, month: 10, day: 26, hour: 2, minute: 30).offsets == [
+        7200, 3600,
+      ])
+    #expect(
+      WallClock.offsets(year: 2025, month: 10, day: 26, hour: 6, minute: 0).offsets == [3600])
+    try Environment.set("TZ", "America/New_York")
+    WallClock.reloadTimeZone()
+    #expect(
+      WallClock.offsets(year: 2025, month: 3, day: 9, hour: 2, minute: 30)
+        == WallClock.LocalTimeOffsets(offsets: [], before: -18_000))
+    #expect(
+      WallClock.offsets(year: 2025, month: 11, day: 2, hour: 1, minute: 30).offsets == [
+        -14_400, -18_000,
+      ])
+  }
+
   @Test func moveAsideRenamesWithTimestamp() throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }

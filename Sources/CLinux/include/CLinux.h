@@ -229,4 +229,13 @@ int clinux_i2c_can_write_blocks(long functions);
 /// Sets SPI mode `mode` (0–3), MSB first, 8-bit words and `speed` Hz on a spidev descriptor.
 int clinux_spi_configure(int fd, int mode, unsigned int speed);
 
+// MARK: clock synchronization
+
+/// Whether the kernel considers the system clock synchronized to a time source: 1 when
+/// adjtimex(2) (modes 0: read only) reports a clock state other than TIME_ERROR and the status
+/// lacks STA_UNSYNC, 0 when not, -1 with errno when the call fails. This is the kernel's NTP
+/// status that `timedatectl` shows as "System clock synchronized" (NTPSynchronized); a time
+/// daemon (systemd-timesyncd, chrony, ntpd) clears STA_UNSYNC once it has synchronized.
+int clinux_clock_synchronized(void);
+
 #endif

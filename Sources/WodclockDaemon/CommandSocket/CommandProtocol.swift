@@ -27,6 +27,14 @@
 // matrix of that size (default 64×32) would show now, in the font of the first matrix output.
 // Errors: `unknown_output` (the message lists the matrix outputs), `no_picture` (the matrix has
 // sent nothing yet), `too_large`, `bad_request`.
+//
+// {"cmd": "schedule"} answers with the class schedule as it stands now:
+//   {"v": 1, "ok": true, "synchronized": true, "today": "2026-01-05", "lead_s": 300,
+//    "classes": [CLASS, ...], "next": CLASS or null, "loaded": "fran"}
+// where CLASS is {"name": "6 AM WOD", "at": "06:00", "date": "2026-01-05", "weekday": "mon",
+// "workout": "fran", "start_unix": ..., "load_unix": ..., "past": false}. `classes` are today's
+// (local date) in order of their start; `synchronized` is the kernel's NTP status: while it is
+// false no class is loaded. `loaded` is the preset on the clock now.
 
 import JSONKit
 import WorkoutCore
@@ -52,12 +60,14 @@ public enum Command: Equatable, Sendable {
   case mute(on: Bool?)
   /// The picture of an LED matrix, or a preview at a size.
   case snapshot(SnapshotRequest)
+  /// Today's classes, the next one, and whether the wall clock is synchronized.
+  case schedule
 
   /// Every command name, for error messages and the client's help.
   public static let names =
     WorkoutAction.allCases.map(\.rawValue) + [
       "load", "again", "recent", "status", "presets", "history", "reload", "subscribe",
-      "version", "stats", "mute", "snapshot",
+      "version", "stats", "mute", "snapshot", "schedule",
     ]
 }
 
@@ -202,6 +212,7 @@ public enum CommandProtocol {
     case "subscribe": return .success(CommandRequest(id: id, command: .subscribe))
     case "version": return .success(CommandRequest(id: id, command: .version))
     case "stats": return .success(CommandRequest(id: id, command: .stats))
+    case "schedule": return .success(CommandRequest(id: id, command: .schedule))
     case "mute":
       var on: Bool?
       if let given = object["on"] {

@@ -40,6 +40,8 @@ final class CommandResponder {
   var clientCount: () -> Int = { 0 }
   /// The loop's wake-up lateness, for `stats`.
   var lateness: () -> LatenessRecorder.Summary? = { nil }
+  /// The members of the `schedule` reply at an instant.
+  var schedule: (Int64) -> [(String, JSONValue)] = { _ in [] }
 
   init(
     host: EngineHost, frames: FrameComposer, supervisor: Supervisor, timeBase: TimeBase,
@@ -99,6 +101,8 @@ final class CommandResponder {
       return (stats(id: id), false)
     case .snapshot(let wanted):
       return (snapshot(wanted, id: id, at: now), false)
+    case .schedule:
+      return (CommandProtocol.success(id: id, schedule(now)), false)
     case .version:
       return (
         CommandProtocol.success(

@@ -25,6 +25,7 @@ public final class Daemon {
   private let signals: SignalWatcher
   let server: CommandServer
   let frames: FrameComposer
+  let scheduler: ClassScheduler
   let systemd: SystemdSession
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
@@ -81,6 +82,7 @@ public final class Daemon {
     if let store { host.restore(from: store, at: clock.monotonic()) }
     frames = FrameComposer(
       host: host, configuration: configuration, timeBase: timeBase, clock: clock)
+    scheduler = ClassScheduler(schedule: configuration.schedule, clock: clock, logger: logger)
 
     let socketPath = options.socketPath ?? DefaultPaths.socket()
     do {
@@ -141,6 +143,7 @@ public final class Daemon {
     let now = clock.monotonic()
     recordLateness(at: now)
     let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
+    loadScheduledClass(at: now)
     handle(supervisor.serviceWakeUps(at: now), at: now)
     expireReplaceConfirmation(at: now)
     expireComposition(at: now)
@@ -164,6 +167,7 @@ public final class Daemon {
     consider(composer.deadline)
     consider(server.nextWakeUp(after: now))
     consider(systemd.nextWakeUp)
+    consider(scheduler.nextWakeUp(after: now))
     return best
   }
 
@@ -214,6 +218,9 @@ public final class Daemon {
       configPath: configPath, actions: self)
     responder.clientCount = { [unowned self] in server.clientCount }
     responder.lateness = { [unowned self] in lateness.summary }
+    responder.schedule = { [unowned self] now in
+      scheduler.report(at: now, loadedPreset: host.preset.name)
+    }
     return responder
   }
 
@@ -227,6 +234,7 @@ public final class Daemon {
   /// Sends the current picture to every output, with the cues since their last frame, and to
   /// the command socket's subscribers; keeps systemd's status line current.
   func publish(cues: [Cue], at now: Int64, force: Bool = false) {
+    frames.idleNote = scheduler.idleNote(at: now, face: configuration.clock.face)
     let frame = frames.frame(cues: cues, at: now, rereadTimeZone: force)
     let staleAfter = configuration.defaults.staleCuesAfter.nanoseconds / timeBase.speed
     supervisor.render(frame, at: now, staleAfter: staleAfter)

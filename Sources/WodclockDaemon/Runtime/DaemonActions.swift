@@ -95,6 +95,7 @@ extension Daemon: CommandActions {
       configuration = next
       frames.configuration = next
       host.replaceConfiguration(next, at: timeBase.engineInstant(atMonotonic: now))
+      scheduler.replaceSchedule(next.schedule)
       supervisor.apply(from: previous, to: next, at: now)
       server.idleTimeout = next.daemon.clientTimeout.nanoseconds
       systemd.note = nil

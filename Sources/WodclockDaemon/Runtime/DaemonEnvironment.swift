@@ -3,9 +3,11 @@
 // nothing in the shell reads a clock on its own), the service manager and the plugin kinds. So a
 // test can run the whole daemon in its own process on manual time.
 
+import ConfigFormat
+import Configuration
 import HardwareKit
 
-/// The three readings the daemon takes of the machine's time.
+/// The readings the daemon takes of the machine's time.
 ///
 /// Real time is `CLOCK_MONOTONIC` in nanoseconds (`Int64`) everywhere in the shell and the
 /// plugin contract: deadlines, timeouts, backoff, a cue's instant on a frame. Engine time is the
@@ -19,23 +21,66 @@ public struct DaemonClock {
   /// This boot's id (`/proc/sys/kernel/random/boot_id`): a saved monotonic instant is only
   /// comparable to one of the same boot. Empty when it cannot be read.
   public var bootID: () -> String
+  /// Whether the wall clock has been synchronized to a time source (the kernel's NTP status):
+  /// the class schedule loads nothing by a wall clock that may be days off.
+  public var synchronized: () -> Bool
+  /// The local time zone, for the class schedule.
+  public var zone: LocalZone
 
-  /// A clock made of the three readings (tests give manual ones).
+  /// A clock made of its readings (tests give manual ones). Without `synchronized` the wall
+  /// clock counts as synchronized; without `zone` it is the system's.
   public init(
     monotonic: @escaping () -> Int64, wall: @escaping () -> WallClock.Instant,
-    bootID: @escaping () -> String
+    bootID: @escaping () -> String, synchronized: @escaping () -> Bool = { true },
+    zone: LocalZone = .system
   ) {
     self.monotonic = monotonic
     self.wall = wall
     self.bootID = bootID
+    self.synchronized = synchronized
+    self.zone = zone
   }
 
   /// The machine's clocks.
   public static var system: DaemonClock {
     DaemonClock(
       monotonic: MonotonicClock.now, wall: WallClock.now,
-      bootID: { (try? BootID.current()) ?? "" })
+      bootID: { (try? BootID.current()) ?? "" }, synchronized: WallClock.isSynchronized)
   }
+}
+
+/// A time zone's rules, as the class schedule needs them: the local date of an instant, and
+/// where a local date and time falls on the time line.
+public struct LocalZone: Sendable {
+  /// The local date at a wall-clock instant.
+  public var date: @Sendable (WallClock.Instant) -> LocalDate
+  /// Where a local date and time falls (DST gaps and repeats).
+  public var resolve: LocalTimeResolver
+
+  public init(
+    date: @escaping @Sendable (WallClock.Instant) -> LocalDate,
+    resolve: @escaping LocalTimeResolver
+  ) {
+    self.date = date
+    self.resolve = resolve
+  }
+
+  /// The zone the idle clock shows: `TZ` or `/etc/localtime`, as last read (the frame composer
+  /// reads it again once a minute, so a zone changed with `timedatectl` follows).
+  public static let system = LocalZone(
+    date: { instant in
+      let civil = WallClock.civilTime(at: instant)
+      return LocalDate(year: civil.year, month: civil.month, day: civil.day)
+    },
+    resolve: { date, time in
+      let found = WallClock.offsets(
+        year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute)
+      switch found.offsets.count {
+      case 0: return .skipped(before: found.before)
+      case 1: return .unique(utcOffset: found.offsets[0])
+      default: return .repeated(first: found.offsets[0], second: found.offsets[1])
+      }
+    })
 }
 
 /// What the daemon is given from outside: its clocks, the service manager, the plugin kinds.

@@ -19,6 +19,9 @@ final class FrameComposer {
   /// The `mute` action's toggle: sounders stay silent while it is set. Kept across reloads,
   /// forgotten on restart (a restarted clock is never silently mute).
   var muted = false
+  /// What the idle screen says under the time: the next class ("06:00 6 AM WOD"), or that
+  /// the schedule waits for a synchronized clock. Shown as the idle snapshot's label.
+  var idleNote: String?
   /// A transient message for people, and when it goes.
   private(set) var message: (text: String, until: Int64)?
   /// What the displays show over the workout while a keypad composes one (the daemon sets it).
@@ -102,6 +105,14 @@ final class FrameComposer {
   }
 
   private func displayedSnapshot(_ snapshot: WorkoutSnapshot, at instant: EngineInstant)
+    -> WorkoutSnapshot
+  {
+    var shown = idleScreen(snapshot, at: instant)
+    if snapshot.runState == .idle, let idleNote { shown.label = idleNote }
+    return shown
+  }
+
+  private func idleScreen(_ snapshot: WorkoutSnapshot, at instant: EngineInstant)
     -> WorkoutSnapshot
   {
     guard snapshot.runState == .idle, configuration.clock.idle == .clock else { return snapshot }

@@ -72,6 +72,8 @@ extension Daemon {
     } catch {
       return CommandFailure(error.code, error.message)
     }
+    // The coach chose this one: the schedule does not replace it with the next class.
+    scheduler.noteHandLoad(at: now)
     guard start else { return nil }
     do {
       cues += try host.perform(.start, at: instant)

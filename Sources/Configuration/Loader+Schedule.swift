@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// The schedule section: the gym's classes, each on some weekdays at a time of day, with the
+// workout the clock loads for it a little before it starts.
+//
+//   schedule:
+//     lead: 5m
+//     classes:
+//       - {days: mon-fri, at: "06:00", name: "6 AM WOD", workout: fran}
+//       - {days: [sat], at: "09:30", name: Open Gym, workout: "amrap 20"}
+
+import ConfigFormat
+import WorkoutCore
+
+/// The bounds of the schedule section.
+public enum ScheduleLimits {
+  /// How long before its start a class may be loaded.
+  public static let lead = TimeSpan.zero...TimeSpan.hours(12)
+  /// The most classes a schedule holds (a week of a busy gym is well under it).
+  public static let classes = 200
+}
+
+extension Loader {
+  static let scheduleKeys = ["lead", "classes"]
+  static let classKeys = ["days", "at", "name", "workout"]
+  static let classExample = "{days: mon-fri, at: \"06:00\", name: \"6 AM WOD\", workout: fran}"
+  /// The words `days` takes besides single days and ranges.
+  static let dayGroups: [String: Set<Weekday>] = [
+    "daily": Set(Weekday.allCases), "weekdays": Weekday.weekdays, "weekends": Weekday.weekends,
+  ]
+  /// Every spelling of a day `days` takes, lower case.
+  static let dayNames: [String: Weekday] = {
+    var names: [String: Weekday] = [:]
+    for day in Weekday.allCases {
+      names[day.shortName] = day
+      names[String(describing: day)] = day
+    }
+    names["tues"] = .tuesday
+    names["thur"] = .thursday
+    names["thurs"] = .thursday
+    return names
+  }()
+  /// What a did-you-mean may suggest for a misspelt day.
+  static let daySuggestions =
+    Weekday.allCases.map { String(describing: $0) } + Weekday.allCases.map(\.shortName)
+    + ["daily", "weekdays", "weekends"]
+
+  mutating func readSchedule(_ node: ConfigNode?) -> ClassSchedule {
+    var schedule = ClassSchedule()
+    guard let node,
+      let mapping = checker.mapping(
+        node, what: "'schedule'",
+        hint: "write 'lead:' and 'classes:' indented below it, as in 'classes:\n"
+          + "  - \(Self.classExample)'")
+    else { return schedule }
+    for entry in checker.checkKeys(mapping, allowed: Self.scheduleKeys, context: "in 'schedule'") {
+      if entry.key.text == "lead" {
+        if let span = checker.duration(entry.value, key: "lead", in: ScheduleLimits.lead) {
+          schedule.lead = span
+        }
+      } else {
+        schedule.classes = readClasses(entry.value)
+      }
+    }
+    return schedule
+  }
+
+  private mutating func readClasses(_ node: ConfigNode) -> [ScheduledClass] {
+    guard let items = checker.list(node, key: "classes", example: Self.classExample) else {
+      return []
+    }
+    if items.count > ScheduleLimits.classes {
+      checker.error(
+        "'classes' lists \(items.count) classes, more than the \(ScheduleLimits.classes) allowed",
+        at: node.range, hint: "a class held on several days needs one entry, as in 'days: mon-fri'")
+      return []
+    }
+    var classes: [ScheduledClass] = []
+    /// Where each day and time was first given, for duplicates.
+    var taken: [Int: (name: String, range: SourceRange)] = [:]
+    for item in items {
+      guard let (scheduled, atRange) = readClass(item) else { continue }
+      for day in scheduled.days.sorted() {
+        let slot = day.rawValue * 1440 + scheduled.time.minutesSinceMidnight
+        if let first = taken[slot] {
+          checker.error(
+            "two classes at \(ScheduleText.time(scheduled.time)) on \(day.title): "
+              + "'\(first.name)' and '\(scheduled.name)'", at: atRange,
+            hint: "the clock loads one workout for a start; move one class or remove it",
+            notes: [.note("'\(first.name)' is at the same time here", at: first.range)])
+          break
+        }
+        taken[slot] = (scheduled.name, atRange)
+      }
+      classes.append(scheduled)
+    }
+    return classes
+  }
+
+  /// One class and where its `at` stands; nil after reporting what is wrong with it.
+  private mutating func readClass(_ node: ConfigNode) -> (ScheduledClass, SourceRange)? {
+    guard case .mapping(let mapping) = node else {
+      checker.error(
+        "expected a class such as '\(Self.classExample)', found \(SchemaChecker.found(node))",
+        at: node.range, hint: "a class is a mapping with 'days', 'at' and 'workout'")
+      return nil
+    }
+    let errorsBefore = checker.bag.errorCount
+    checker.checkKeys(mapping, allowed: Self.classKeys, context: "in a class of 'schedule'")
+    for key in ["days", "at", "workout"] where mapping[key] == nil && !mapping.isIncomplete {
+      checker.error(
+        "missing key '\(key)' in a class of 'schedule'", at: node.range,
+        hint: "a class needs 'days', 'at' and 'workout', as in '\(Self.classExample)'")
+    }
+    let days = mapping["days"].flatMap { readDays($0) }
+    var time: ConfigFormat.TimeOfDay?
+    if let atNode = mapping["at"],
+      let scalar = checker.scalar(atNode, key: "at", expected: "a time of day such as '06:00'")
+    {
+      time = checker.bag.take(ValueSyntax.timeOfDay(scalar))
+    }
+    let workout = mapping["workout"].flatMap { node in
+      checker.text(node, key: "workout").flatMap { resolveScheduledWorkout($0, at: node) }
+    }
+    var name = workout?.text
+    if let node = mapping["name"] {
+      name = checker.text(node, key: "name", maximumLength: TextLimits.label)
+    }
+    guard let days, let time, let workout, let name, let atNode = mapping["at"],
+      checker.bag.errorCount == errorsBefore
+    else { return nil }
+    return (ScheduledClass(days: days, time: time, name: name, workout: workout), atNode.range)
+  }
+
+  /// The days of `days:`: a day (`mon`, `monday`), a range (`mon-fri`, which may wrap round the
+  /// weekend: `fri-mon`), `daily`, `weekdays` or `weekends`, alone, separated by commas or as a
+  /// list.
+  private mutating func readDays(_ node: ConfigNode) -> Set<Weekday>? {
+    var words: [(text: Substring, range: SourceRange)] = []
+    switch node {
+    case .sequence(let sequence):
+      for item in sequence.items {
+        guard
+          let scalar = checker.scalar(item, key: "days", expected: "a day such as 'mon'")
+        else { return nil }
+        words.append((Substring(scalar.text), scalar.range))
+      }
+    default:
+      guard
+        let scalar = checker.scalar(
+          node, key: "days", expected: "days such as 'mon-fri', 'daily' or '[mon, wed, fri]'")
+      else { return nil }
+      for word in scalar.text.split(separator: ",", omittingEmptySubsequences: false) {
+        words.append((word, scalar.range))
+      }
+    }
+    if words.isEmpty {
+      checker.error(
+        "'days' is empty", at: node.range,
+        hint: "name at least one day, as in 'mon-fri', 'daily' or '[mon, wed, fri]'")
+      return nil
+    }
+    var days: Set<Weekday> = []
+    var failed = false
+    for word in words {
+      guard let named = readDayWord(String(word.text), at: word.range) else {
+        failed = true
+        continue
+      }
+      if let repeated = named.intersection(days).min() {
+        checker.warning(
+          "'days' names \(repeated.title) more than once", at: word.range,
+          hint: "each day holds the class once; remove the repeat")
+      }
+      days.formUnion(named)
+    }
+    return failed ? nil : days
+  }
+
+  private mutating func readDayWord(_ written: String, at range: SourceRange) -> Set<Weekday>? {
+    var word = String(written.lowercased().drop { $0 == " " })
+    while word.last == " " { word.removeLast() }
+    if let group = Self.dayGroups[word] { return group }
+    if let day = Self.dayNames[word] { return [day] }
+    let ends = word.split(separator: "-", omittingEmptySubsequences: false)
+    if ends.count == 2, let first = Self.dayNames[String(ends[0])],
+      let last = Self.dayNames[String(ends[1])]
+    {
+      var days: Set<Weekday> = [first]
+      var day = first
+      while day != last {
+        day = Weekday(rawValue: (day.rawValue + 1) % 7)!
+        days.insert(day)
+      }
+      return days
+    }
+    let unknown = ends.count == 2 ? ends.first { Self.dayNames[String($0)] == nil } : nil
+    let shown = unknown.map(String.init) ?? word
+    let listing =
+      "write a day ('mon' or 'monday'), a range ('mon-fri'), 'daily', 'weekdays' or 'weekends'"
+    checker.error(
+      "unknown day '\(shown)' in 'days'", at: range,
+      hint: SchemaChecker.didYouMean(shown, among: Self.daySuggestions).map { "\($0) \(listing)" }
+        ?? listing)
+    return nil
+  }
+
+  /// What the schedule's `workout` text names: the one place a class's workout is resolved.
+  /// A preset's name is taken as it is. Any other text is meant as the whiteboard notation
+  /// (`amrap 20`), which this configuration cannot read yet: it is reported, with the preset it
+  /// is closest to.
+  mutating func resolveScheduledWorkout(_ text: String, at node: ConfigNode) -> ScheduledWorkout? {
+    if presetNameSet.contains(text) { return .preset(text) }
+    if presetNamesMayBeIncomplete { return nil }
+    var hint =
+      "name a preset of 'presets'; a workout written as notation needs the notation "
+      + "support"
+    if let match = closestMatch(to: text, among: presetNames) {
+      hint = "did you mean '\(match)'? " + hint
+    }
+    checker.error("'\(text)' is not a preset name", at: node.range, hint: hint)
+    return nil
+  }
+}
+
+/// The schedule's values written the way the file and people write them.
+public enum ScheduleText {
+  /// `06:00`: two digits each, 24-hour, as `at:` takes it.
+  public static func time(_ time: ConfigFormat.TimeOfDay) -> String {
+    (time.hour < 10 ? "0" : "") + "\(time.hour):" + (time.minute < 10 ? "0" : "")
+      + "\(time.minute)"
+  }
+
+  /// `daily`, `weekdays`, `weekends`, or the days from Monday: `[mon, wed, fri]`, `[sun]`.
+  public static func days(_ days: Set<Weekday>) -> String {
+    if days == Set(Weekday.allCases) { return "daily" }
+    if days == Weekday.weekdays { return "weekdays" }
+    if days == Weekday.weekends { return "weekends" }
+    let fromMonday = days.sorted { ($0.rawValue + 6) % 7 < ($1.rawValue + 6) % 7 }
+    return "[" + fromMonday.map(\.shortName).joined(separator: ", ") + "]"
+  }
+}
