@@ -261,6 +261,10 @@ struct ConfigWriter {
 
   mutating func preset(_ preset: Preset, defaults: Defaults) {
     let plan = preset.plan
+    if let notation = NotationPresets.printable(plan, defaults: defaults) {
+      key(1, preset.name, YAMLText.doubleQuoted(notation))
+      return
+    }
     key(1, preset.name, "")
     key(2, "mode", plan.mode.name.rawValue)
     if let label = plan.label { key(2, "label", YAMLText.scalar(label)) }

@@ -107,6 +107,10 @@ extension Loader {
         hint: "add 'mode:' with one of: \(modes)")
       return nil
     }
+    // `fran: "21-15-9 for time cap 10"`: the workout as written on the whiteboard.
+    if case .scalar(let scalar) = entry.value {
+      return readNotationPreset(entry, scalar, defaults: defaults)
+    }
     guard
       let mapping = checker.mapping(
         entry.value, what: "preset '\(name)'", hint: "write 'mode:' and the mode's keys below it")

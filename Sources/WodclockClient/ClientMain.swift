@@ -14,6 +14,8 @@ public enum ClientMain {
     /// The daemon refused or failed the request (the reason is printed).
     public static let refused: Int32 = 1
     public static let usage: Int32 = 64
+    /// The text given is not what it should be (`explain` of a text that is not a workout).
+    public static let dataError: Int32 = 65
     /// The daemon is not running or its socket cannot be reached.
     public static let unavailable: Int32 = 69
     /// The daemon is running but could not serve this client now (too many clients, or no
@@ -72,6 +74,10 @@ public enum ClientMain {
       summary: "save what the LED matrix shows as a PNG (or a preview)",
       synopsis: SnapshotCommand.synopsis, details: SnapshotCommand.details),
     Subcommand(
+      name: "explain", arguments: "TEXT...",
+      summary: "what a written workout means: parts, lengths, total (local, no daemon)",
+      synopsis: ExplainCommand.synopsis, details: ExplainCommand.details),
+    Subcommand(
       name: "devices", arguments: "",
       summary: "input devices for usb-remote: name, USB id, node (local, no daemon)"),
   ]
@@ -99,8 +105,9 @@ public enum ClientMain {
         --json         print the daemon's JSON reply as it is
         --help         this help; `wodclockctl COMMAND --help` for one command
 
-      exit status: 0 ok, 1 refused by the daemon, 64 bad command line, 69 daemon not running,
-      73 cannot write the output file, 75 daemon busy (try again), 76 unexpected reply
+      exit status: 0 ok, 1 refused by the daemon, 64 bad command line, 65 not a workout (explain),
+      69 daemon not running, 73 cannot write the output file, 75 daemon busy (try again),
+      76 unexpected reply
       """
     return text
   }
@@ -155,6 +162,13 @@ public enum ClientMain {
       return ExitCode.ok
     }
     if command.name == "devices" { return listInputDevices() }
+    if command.name == "explain" {
+      let text = Array(words.dropFirst())
+      guard !text.joined().allSatisfy(\.isWhitespace) else {
+        return commandUsageError("'explain' needs a workout, e.g. 'amrap 14'", command)
+      }
+      return ExplainCommand.run(text, json: json)
+    }
     var request = JSONObject([
       ("v", .integer(CommandProtocol.version)), ("cmd", .string(command.name)),
     ])

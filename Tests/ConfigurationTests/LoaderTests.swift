@@ -34,6 +34,30 @@ struct LoaderTests {
         """)
   }
 
+  @Test("a preset written as notation: its plan, and its problems under the word in the string")
+  func notationPreset() throws {
+    let good = try #require(
+      configuration("defaults:\n  count_in: 5s\npresets:\n  fran: \"21-15-9 for time cap 10\"\n"))
+    let fran = try #require(good.preset(named: "fran")?.plan)
+    #expect(
+      fran.mode
+        == .forTime(ForTimeParameters(cap: .minutes(10), rounds: 3, repScheme: [21, 15, 9])))
+    #expect(fran.countIn == .seconds(5))
+    #expect(fran.name == "fran")
+    #expect(
+      Self.rendered("presets:\n  fran: \"21-15-9 for tme cap 10\"\n") == """
+        wodclock.yaml:2:22: error: expected 'time' after 'for', found 'tme'
+          fran: "21-15-9 for tme cap 10"
+                             ^~~
+        hint: write e.g. '21-15-9 for time cap 10'
+
+        """)
+    // An escape makes the decoded text shorter than the file's: the problem is at the value.
+    let escaped = load("presets:\n  e: \"\\u0061marp 12\"\n")
+    #expect(escaped.diagnostics.map(\.location.column) == [6])
+    #expect(escaped.diagnostics.first?.message.hasSuffix("(at column 1 of the workout)") == true)
+  }
+
   @Test("a key of another mode names the mode it belongs to")
   func renderedOtherMode() {
     let text = "presets:\n  a:\n    mode: amrap\n    time: 12m\n    interval: 1:00\n"

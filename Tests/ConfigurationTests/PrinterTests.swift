@@ -60,6 +60,26 @@ struct PrinterTests {
     Self.checkRoundTrip(config)
   }
 
+  @Test("a preset written as notation is printed as its notation and reads back")
+  func notationPresets() throws {
+    let text = """
+      defaults:
+        count_in: 5s
+      presets:
+        fran: "21-15-9 for time cap 10"
+        e2: e2mom 16
+        chain: 'warm-up 8:00 + amrap 12 + rest 3:00 + emom 6: power clean / burpees'
+        quick: "tabata no countin"
+      """
+    let config = try #require(configuration(text))
+    let printed = ConfigurationPrinter.render(config, plugins: TestPlugins.all)
+    #expect(printed.contains("  fran: \"21-15-9 for time cap 10 countin 5s\"\n"))
+    #expect(printed.contains("  e2: \"every 2:00 x 8 countin 5s\"\n"))
+    #expect(printed.contains("  quick: \"tabata no countin\"\n"))
+    #expect(!printed.contains("mode: for_time"))
+    Self.checkRoundTrip(config)
+  }
+
   @Test("strings YAML could misread are quoted")
   func quoting() {
     let texts = [

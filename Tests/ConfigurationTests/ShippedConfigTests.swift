@@ -15,15 +15,22 @@ struct ShippedConfigTests {
     configuration(try FileSystem.readTextFile(shippedConfigPath()), file: "wodclock.yaml")
   }
 
-  @Test("loads without a single diagnostic, with 16 presets in file order")
+  @Test("loads without a single diagnostic, with 17 presets in file order")
   func loadsCleanly() throws {
     let text = try FileSystem.readTextFile(shippedConfigPath())
     let result = load(text, file: "wodclock.yaml")
     #expect(result.diagnostics.isEmpty)
     let config = try #require(result.configuration)
-    #expect(config.presets.count == 16)
+    #expect(config.presets.count == 17)
     #expect(config.presets.prefix(3).map(\.name) == ["tabata", "emom-10", "emom-12"])
     #expect(config.preset(named: "clock")?.location.line == 188)
+    // The last is written as notation.
+    let fran = try #require(config.preset(named: "fran")?.plan)
+    #expect(
+      fran.mode
+        == .forTime(ForTimeParameters(cap: .minutes(10), rounds: 3, repScheme: [21, 15, 9])))
+    #expect(fran.name == "fran")
+    #expect(fran.notation == "21-15-9 for time cap 10")
   }
 
   @Test("the commented-out schedule loads as it is written once its comment marks go")
