@@ -10,6 +10,7 @@
 
 import ConfigFormat
 import WorkoutCore
+import WorkoutNotation
 
 /// The bounds of the schedule section.
 public enum ScheduleLimits {
@@ -205,19 +206,25 @@ extension Loader {
   }
 
   /// What the schedule's `workout` text names: the one place a class's workout is resolved.
-  /// A preset's name is taken as it is. Any other text is meant as the whiteboard notation
-  /// (`amrap 20`), which this configuration cannot read yet: it is reported, with the preset it
-  /// is closest to.
+  /// A preset's name is taken as it is; any other text is read as the whiteboard notation
+  /// (`amrap 20`). A text that is neither is reported: as a misspelt preset when it is one word
+  /// close to a preset's name, else with the notation's own diagnostics inside the string.
   mutating func resolveScheduledWorkout(_ text: String, at node: ConfigNode) -> ScheduledWorkout? {
     if presetNameSet.contains(text) { return .preset(text) }
+    let parsed = WorkoutNotation.parse(text)
+    if case .success = parsed { return .notation(text) }
     if presetNamesMayBeIncomplete { return nil }
-    var hint =
-      "name a preset of 'presets'; a workout written as notation needs the notation "
-      + "support"
-    if let match = closestMatch(to: text, among: presetNames) {
-      hint = "did you mean '\(match)'? " + hint
+    if !text.contains(" "), let match = closestMatch(to: text, among: presetNames) {
+      checker.error(
+        "'\(text)' is not a preset name or a workout", at: node.range,
+        hint: "did you mean '\(match)'? or write a workout as on the whiteboard: 'amrap 20'")
+      return nil
     }
-    checker.error("'\(text)' is not a preset name", at: node.range, hint: hint)
+    if case .failure(let error) = parsed, case .scalar(let scalar) = node {
+      for diagnostic in Self.diagnostics(of: error, in: scalar) { checker.bag.append(diagnostic) }
+    } else {
+      checker.error("'\(text)' is not a preset name or a workout", at: node.range)
+    }
     return nil
   }
 }

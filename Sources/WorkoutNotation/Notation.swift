@@ -91,7 +91,11 @@ public enum WorkoutNotation {
       let tokens = try Lexer.tokens(of: scalars)
       var parser = Parser(scalars: scalars, tokens: tokens)
       var plan = try parser.plan(defaultCountIn: defaultCountIn)
-      let canonical = write(plan) ?? text
+      // The count-in every workout of this config gets goes unsaid, as the coach left it
+      // unsaid: `amrap 14`, not `amrap 14 countin 5s` where the config's count-in is 5 s.
+      var unsaid = plan
+      if plan.countIn == defaultCountIn { unsaid.countIn = standardCountIn }
+      let canonical = write(unsaid) ?? text
       plan.notation = canonical
       plan.name = shortName(canonical)
       return .success(plan)

@@ -73,8 +73,8 @@ struct PrinterTests {
       """
     let config = try #require(configuration(text))
     let printed = ConfigurationPrinter.render(config, plugins: TestPlugins.all)
-    #expect(printed.contains("  fran: \"21-15-9 for time cap 10 countin 5s\"\n"))
-    #expect(printed.contains("  e2: \"every 2:00 x 8 countin 5s\"\n"))
+    #expect(printed.contains("  fran: \"21-15-9 for time cap 10\"\n"))
+    #expect(printed.contains("  e2: \"every 2:00 x 8\"\n"))
     #expect(printed.contains("  quick: \"tabata no countin\"\n"))
     #expect(!printed.contains("mode: for_time"))
     Self.checkRoundTrip(config)
