@@ -56,8 +56,19 @@ public enum ClientMain {
       name: "mute", arguments: "[on|off]",
       summary: "silence the buzzer (or let it sound); no argument toggles"),
     Subcommand(
-      name: "load", arguments: "PRESET [--replace]", summary: "load a preset by name",
+      name: "load", arguments: "PRESET [--start] [--replace]", summary: "load a preset by name",
       details: LoadOptions.details),
+    Subcommand(
+      name: "run", arguments: "TEXT...", summary: "load a workout as written: run amrap 14",
+      synopsis: "TEXT... [--start] [--replace]",
+      details: "The words are read as on a whiteboard ('amrap 14', 'emom 10 x 1:00',\n"
+        + "'21-15-9 for time cap 10'); `wodclockctl explain TEXT` shows how.\n"
+        + LoadOptions.details),
+    Subcommand(
+      name: "again", arguments: "[--start]", summary: "load the last workout of the history again",
+      synopsis: "[--start] [--replace]", details: LoadOptions.details),
+    Subcommand(
+      name: "recent", arguments: "", summary: "the last ten different workouts, newest first"),
     Subcommand(name: "presets", arguments: "", summary: "list the presets"),
     Subcommand(
       name: "schedule", arguments: "",
@@ -179,6 +190,17 @@ public enum ClientMain {
       let name = LoadOptions.take(rest, into: &request)
       guard name.count >= 1 else { return usageError("'load' needs a preset name") }
       request["preset"] = .string(name.joined(separator: " "))
+    case "run":
+      let text = LoadOptions.take(rest, into: &request).joined(separator: " ")
+      guard !text.allSatisfy(\.isWhitespace) else {
+        return commandUsageError("'run' needs a workout, e.g. 'amrap 14'", command)
+      }
+      request["cmd"] = .string("load")
+      request["workout"] = .string(text)
+    case "again":
+      guard LoadOptions.take(rest, into: &request).isEmpty else {
+        return commandUsageError("'again' takes only --start and --replace", command)
+      }
     case "history":
       if let position = rest.firstIndex(of: "--limit") {
         guard position + 1 < rest.count, let limit = Int(rest[position + 1]), limit > 0 else {

@@ -40,6 +40,18 @@ enum HumanOutput {
       return text
     case "schedule":
       return ScheduleOutput.describe(reply)
+    case "recent":
+      let entries = reply["recent"]?.arrayValue ?? []
+      if entries.isEmpty { return "no workouts recorded yet\n" }
+      var text = ""
+      for (index, entry) in entries.enumerated() {
+        let written = entry["workout"]?.stringValue ?? entry["preset"]?.stringValue ?? "?"
+        var line = "\(pad(String(index + 1), 2)) \(pad(written, 30))"
+        line += " \(pad(entry["outcome"]?.stringValue ?? "?", 10))"
+        if let ended = entry["ended_at"]?.intValue { line += " " + date(ended) }
+        text += line + "\n"
+      }
+      return text
     case "reload":
       return "reloaded \(reply["config"]?.stringValue ?? "")\n"
     case "version":

@@ -56,7 +56,7 @@ extension Daemon {
     return CommandFailure(
       CommandProtocol.busyCode,
       "'\(host.preset.name)' \(state); send \"replace\": true to abandon it "
-        + "(wodclockctl load NAME --replace)")
+        + "(wodclockctl load, run or again with --replace)")
   }
 
   /// A load asked for at the wall (a key, a button). Over a running or paused workout only a

@@ -32,6 +32,9 @@ extension Daemon {
     switch target {
     case .preset(let name):
       return load(resolved: .preset(name), replacing: replacing, start: start, at: now)
+    case .workout(let text) where configuration.preset(named: text) != nil:
+      // `run tabata` on a config with its own `tabata`: the gym's preset, as it set it up.
+      return load(resolved: .preset(text), replacing: replacing, start: start, at: now)
     case .workout(let text):
       switch writtenWorkout(text) {
       case .success(let plan):
