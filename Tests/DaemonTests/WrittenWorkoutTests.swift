@@ -68,20 +68,23 @@ import Testing
       #expect(try daemon.ctl(["run", text, "--start", "--replace"]).status == 0)
       #expect(try eventually { try daemon.status()["state"]?.stringValue == "finished" })
     }
+    // The last one is long enough (12 s at this speed) to be seen running, and ended by hand.
+    #expect(try daemon.ctl(["run", "amrap 20", "--start", "--replace"]).status == 0)
+    #expect(try daemon.ctl(["finish"]).status == 0)
     #expect(try daemon.ctl(["load", "amrap"]).status == 0)
     let again = try daemon.ctl(["again", "--start"])
     #expect(again.status == 0, "\(again.error)")
     let status = try daemon.status()
-    #expect(status["workout"]?.stringValue == "amrap 1")
+    #expect(status["workout"]?.stringValue == "amrap 20")
     #expect(status["state"]?.stringValue == "running")
     #expect(try daemon.ctl(["again"]).status == 1, "busy over the running workout")
 
     let recent = try JSONValue.parse(try daemon.ctl(["recent", "--json"]).output)
     let written = (recent["recent"]?.arrayValue ?? []).map { $0["workout"]?.stringValue }
-    #expect(written == ["amrap 1", "every 0:30 x 2"], "newest first, each once")
+    #expect(written == ["amrap 20", "amrap 1", "every 0:30 x 2"], "newest first, each once")
     let history = try daemon.request(["cmd": "history"])
     let texts = (history["history"]?.arrayValue ?? []).map { $0["workout"]?.stringValue }
-    #expect(texts == ["amrap 1", "every 0:30 x 2", "amrap 1"])
+    #expect(texts == ["amrap 1", "every 0:30 x 2", "amrap 1", "amrap 20"])
   }
 
   @Test func aWrittenWorkoutIsBroughtBackAfterKillNine() throws {
