@@ -111,6 +111,7 @@ enum HumanOutput {
       parts.append("rep \(rep)" + (status["reps"]?.intValue.map { "/\($0)" } ?? ""))
     }
     if let side = status["side"]?.stringValue { parts.append(side) }
+    if let reps = status["target_reps"]?.intValue { parts.append("×\(reps)") }
     if let laps = status["laps"]?.intValue, laps > 0 { parts.append("laps \(laps)") }
     if let label = status["label"]?.stringValue { parts.append(label) }
     if let elapsed = status["elapsed_s"]?.doubleValue {

@@ -311,6 +311,7 @@ public enum CommandProtocol {
     let (set, sets) = counter(snapshot.set)
     let (rep, reps) = counter(snapshot.rep)
     let active = snapshot.runState != .idle
+    let targetReps: JSONValue = snapshot.targetReps.map { .integer(Int64($0)) } ?? .null
     return .object(
       JSONObject([
         ("state", .string(snapshot.runState.rawValue)),
@@ -326,6 +327,7 @@ public enum CommandProtocol {
         ("round", round), ("rounds", rounds),
         ("set", set), ("sets", sets),
         ("rep", rep), ("reps", reps),
+        ("target_reps", targetReps),
         ("side", snapshot.side.map { .string($0.rawValue) } ?? .null),
         ("laps", .integer(Int64(snapshot.laps))),
         ("time_under_tension_s", .double(snapshot.timeUnderTension.seconds)),
