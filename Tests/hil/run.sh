@@ -9,7 +9,8 @@
 # and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
 # i2c-stub. The usb variant runs the usb-remote input: the real wodclockd against virtual USB
 # keyboards (/dev/uinput), once with udevd running (hotplug through the libudev monitor) and
-# once without (backoff rescans), see usb-remote-check.sh; in the same two boots, a serial-matrix
+# once without (backoff rescans), and a virtual numeric keypad composing workouts, see
+# usb-remote-check.sh; in the same two boots, a serial-matrix
 # output on a real USB serial port (a CDC-ACM gadget on dummy_hcd) that is unplugged and plugged
 # back, found again through the monitor or by retries, see serial-matrix-check.sh.
 #

@@ -8,7 +8,10 @@
 #           libudev monitor
 #   rescan  no udevd: found by the plugin's backoff rescans
 # Checks: found by name, grabbed (EVIOCGRAB), keys mapped to actions (a press, a long press
-# with the input core's auto-repeat ignored), the removal logged once, a new one picked up.
+# with the input core's auto-repeat ignored), the removal logged once, a new one picked up;
+# then, on a second daemon, a numeric keypad composing workouts (README, "Composing a workout
+# on a keypad"): 1 4 AMRAP Enter loads amrap 14, and over the running workout a second
+# composition takes Enter twice.
 set -u
 mode=$1
 pass=0
@@ -18,9 +21,16 @@ ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 sock=/tmp/wodclockd.sock
 log=/tmp/wodclockd.log
 name="Wodclock Test Clicker"
-# Key codes (include/uapi/linux/input-event-codes.h): KEY_2 3, KEY_F5 63.
+# Key codes (include/uapi/linux/input-event-codes.h): KEY_2 3, KEY_F5 63, and the keypad's.
 KEY_2=3
 KEY_F5=63
+KEY_KP0=82
+KEY_KP1=79
+KEY_KP2=80
+KEY_KP4=75
+KEY_KPSLASH=98
+KEY_KPPLUS=78
+KEY_KPENTER=96
 
 json() { wodclockctl --socket "$sock" --json status 2>/dev/null; }
 field() { json | sed -n "s/.*\"$1\": *\"\([^\"]*\)\".*/\1/p"; }
@@ -127,6 +137,59 @@ wait "$keys"
 kill "$daemon"
 wait "$daemon"
 echo "--- daemon log"
+cat "$log"
+
+# A numeric keypad with the keypad profile, on a daemon of its own: / is AMRAP, + For Time.
+sock=/tmp/keypad.sock
+log=/tmp/keypad.log
+keypad="Wodclock Test Keypad"
+mkdir -p /tmp/keypad-state
+cat >/tmp/keypad.yaml <<YAML
+defaults:
+  preset: first
+  count_in: 0s
+presets:
+  first:
+    mode: amrap
+    time: 12m
+inputs:
+  - type: usb-remote
+    id: keypad
+    device: $keypad
+    profile: keypad
+YAML
+: >"$log"
+wodclockd --config /tmp/keypad.yaml --socket "$sock" --state-dir /tmp/keypad-state >"$log" 2>&1 &
+daemon=$!
+wait_for "ready" 1 30 || ko "the keypad's daemon did not start"
+rm -f /tmp/kp*
+uinput-keys "$keypad" 04d9 1203 wait:/tmp/kp1 \
+  tap:$KEY_KP1 tap:$KEY_KP4 tap:$KEY_KPSLASH tap:$KEY_KPENTER wait:/tmp/kp2 \
+  tap:$KEY_KPENTER wait:/tmp/kp3 \
+  tap:$KEY_KP2 tap:$KEY_KP0 tap:$KEY_KPPLUS tap:$KEY_KPENTER wait:/tmp/kp4 \
+  tap:$KEY_KPENTER wait:/tmp/kp5 &
+keys=$!
+wait_for "remote connected" 1 15 && ok "the keypad is found" || ko "the keypad was not found"
+touch /tmp/kp1
+expect preset "amrap 14" "1 4 / Enter loads the composed workout"
+expect workout "amrap 14" "the status carries it as written"
+expect state idle "the composed workout waits to be started"
+touch /tmp/kp2
+expect state running "Enter again starts it"
+touch /tmp/kp3
+# The second composition's first Enter: logged, and nothing replaced.
+wait_for "load waits for a second press" 1 5 && ok "2 0 + Enter over a running workout waits" \
+  || ko "no 'load waits for a second press' line"
+expect preset "amrap 14" "the first Enter replaces nothing"
+expect state running "the running workout goes on"
+touch /tmp/kp4
+expect preset "for time cap 20" "the second Enter within 5 s replaces it"
+expect state idle "the replacing workout waits to be started"
+touch /tmp/kp5
+wait "$keys"
+kill "$daemon"
+wait "$daemon"
+echo "--- keypad daemon log"
 cat "$log"
 echo "usb-remote ($mode): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

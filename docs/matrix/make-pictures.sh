@@ -2,7 +2,9 @@
 # Makes the README's pictures of the LED matrix with the real wodclockd and wodclockctl: a
 # daemon without a matrix output runs the presets below (ten times faster, so an interesting
 # moment comes soon), and `wodclockctl snapshot --size WxH --scale 8` draws each preview.
-# Run from anywhere after `swift build`; writes docs/matrix/*.png.
+# Run from anywhere after `swift build`; writes docs/matrix/*.png. Then the pictures of a
+# workout composed on a keypad (docs/composing-*.png, see the end). PARTS="matrix" or
+# PARTS="composing" makes only those.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${BIN:-$root/.build/debug}"
@@ -14,6 +16,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+parts=${PARTS:-matrix composing}
+if [[ " $parts " == *" matrix "* ]]; then
 cat > "$work/wodclock.yaml" <<'YAML'
 defaults:
   preset: emom-10
@@ -71,3 +75,24 @@ ctl start
 sleep 0.2
 ctl snapshot --size 64x32 --scale 8 --png "$out/tempo-64x32.png"
 ls -l "$out"/*.png
+fi
+
+# Composing on a keypad: only a keypad composes, so this part runs where a virtual one can be
+# plugged in, the hardware-in-the-loop VM (Tests/hil/gpio-sim-vm.sh, as `make hil`: root, a few
+# minutes): uinput makes the keypad, i2c-stub takes an HT16K33 backpack's writes. The matrix
+# picture is wodclockctl's snapshot; the 7-segment ones are drawn from the display RAM the
+# daemon wrote, bit by bit (segment-picture.py).
+[[ " $parts " == *" composing "* ]] || exit 0
+vm_bin="$root/.build/hil-v1/debug"
+for product in wodclockd wodclockctl; do
+  (cd "$root" && "${SWIFT:-swift}" build --scratch-path .build/hil-v1 -c debug --product "$product" \
+    --static-swift-stdlib -Xswiftc -warnings-as-errors)
+done
+mkdir -p "$root/.build/hil-usb"
+cc -static -O2 -Wall -Werror -o "$root/.build/hil-usb/uinput-keys" "$root/Tests/hil/uinput-keys.c"
+"$root/Tests/hil/gpio-sim-vm.sh" --timeout 300 -m 768 --i2c-stub 0x70 --quiet --log "$root/.build/composing-vm.log" \
+  -b "$vm_bin/wodclockd" -b "$vm_bin/wodclockctl" -b "$root/.build/hil-usb/uinput-keys" \
+  -b "$root/docs/matrix/composing-in-vm.sh" -- composing-in-vm.sh
+python3 "$root/docs/matrix/segment-picture.py" "$root/.build/composing-vm.log" "$root/docs" \
+  a14.png=composing-matrix.png a14.ht16k33=composing-7segment-a14.png \
+  e10x1.ht16k33=composing-7segment-e10x1.png e10x1.png=composing-matrix-emom.png
