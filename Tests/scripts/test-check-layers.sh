@@ -78,7 +78,7 @@ expect_error "error: wodclockd links WodclockTestSupport, which lives under Test
 expect_error "error: WodclockDaemon depends on the test support WodclockTestSupport"
 
 copy
-edit_manifest 's/\.target(name: "ButtonKit")/.target(name: "ButtonKit", dependencies: ["HardwareKit"])/'
+edit_manifest 's/\.target(name: "ButtonKit", dependencies: \[/&"HardwareKit", /'
 expect_error "error: pure module ButtonKit depends on HardwareKit"
 
 # Comments and strings may name anything.
