@@ -30,7 +30,7 @@ extension Daemon: CommandActions {
           "action refused", [("action", engineAction.rawValue), ("reason", error.reason)])
       }
     case .load:
-      break  // above
+      break  // carried out by load(resolved:) before the switch
     case .mute:
       setMuted(!frames.muted, at: now)
     }
