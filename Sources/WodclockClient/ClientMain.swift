@@ -56,8 +56,8 @@ public enum ClientMain {
       name: "mute", arguments: "[on|off]",
       summary: "silence the buzzer (or let it sound); no argument toggles"),
     Subcommand(
-      name: "load", arguments: "PRESET [--start] [--replace]", summary: "load a preset by name",
-      details: LoadOptions.details),
+      name: "load", arguments: "PRESET", summary: "load a preset by name",
+      synopsis: "PRESET [--start] [--replace]", details: LoadOptions.details),
     Subcommand(
       name: "run", arguments: "TEXT...", summary: "load a workout as written: run amrap 14",
       synopsis: "TEXT... [--start] [--replace]",
