@@ -49,6 +49,7 @@ import Testing
     let unknown = try daemon.ctl(["load", "amrapp"])
     #expect(unknown.status == 1)
     #expect(unknown.error.contains("no preset named 'amrapp'"))
+    #expect(unknown.error.contains("wodclockctl run"), "the way to a workout as written")
 
     let presets = try daemon.ctl(["presets"])
     #expect(presets.output.contains("* amrap"))

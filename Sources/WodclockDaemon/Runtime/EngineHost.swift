@@ -130,7 +130,8 @@ final class EngineHost {
       let names = configuration.presets.map(\.name)
       throw HostError(
         code: "unknown_preset",
-        message: "no preset named '\(name)'; presets: \(names.joined(separator: ", "))")
+        message: "no preset named '\(name)'; presets: \(names.joined(separator: ", ")); "
+          + "a workout as written loads with `wodclockctl run` (run amrap 14)")
     }
     try load(next, at: instant)
   }
