@@ -364,42 +364,16 @@ struct JSONParser {
 
   /// Validates one multi-byte UTF-8 sequence at `position` and steps over it.
   ///
-  /// The ranges are RFC 3629 §4's well-formed sequences: no overlong forms, no surrogates
-  /// (U+D800 to U+DFFF), nothing above U+10FFFF.
+  /// Well-formed means RFC 3629 §4 (Unicode table 3-7): no overlong forms, no surrogates
+  /// (U+D800 to U+DFFF), nothing above U+10FFFF, which is what the standard library's UTF-8
+  /// parser accepts.
   private mutating func skipUTF8Sequence() throws(JSONParseError) {
-    let lead = bytes[position]
-    let length: Int
-    var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      secondRange = 0xA0...0xBF
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      secondRange = 0x80...0x9F
-    case 0xF0:
-      length = 4
-      secondRange = 0x90...0xBF
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      secondRange = 0x80...0x8F
-    default: throw error(.invalidUTF8, at: position)
-    }
-    guard position + length <= bytes.count else { throw error(.invalidUTF8, at: position) }
-    guard secondRange.contains(bytes[position + 1]) else {
+    var parser = Unicode.UTF8.ForwardParser()
+    var rest = bytes[position...].makeIterator()
+    guard case .valid(let sequence) = parser.parseScalar(from: &rest) else {
       throw error(.invalidUTF8, at: position)
     }
-    var offset = 2
-    while offset < length {
-      guard bytes[position + offset] & 0xC0 == 0x80 else {
-        throw error(.invalidUTF8, at: position)
-      }
-      offset += 1
-    }
-    position += length
+    position += sequence.count
   }
 
   // MARK: Numbers
