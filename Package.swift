@@ -151,7 +151,8 @@ let package = Package(
       ],
       exclude: ["Golden", "Fixtures"]),
     .testTarget(
-      name: "ButtonKitTests", dependencies: ["ButtonKit", "WorkoutCore", "WodclockTestSupport"]),
+      name: "ButtonKitTests",
+      dependencies: ["ButtonKit", "WorkoutCore", "WorkoutNotation", "WodclockTestSupport"]),
     .testTarget(
       name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore", "WodclockTestSupport"]),
     .testTarget(

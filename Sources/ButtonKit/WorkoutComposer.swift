@@ -6,7 +6,7 @@
 // Pure: it is given each key and the instant it came at; it reads no clock. An unfinished
 // composition is dropped `timeout` after its last key.
 
-public import WorkoutCore
+import WorkoutCore
 
 /// A key of the composer.
 public enum ComposerKey: Sendable, Hashable {
@@ -70,8 +70,9 @@ public enum ComposerOutcome: Sendable, Equatable {
   case cancelled
   /// Confirmed: load the n-th preset.
   case preset(Int)
-  /// Confirmed: load this workout.
-  case workout(WorkoutPlan)
+  /// Confirmed: load this workout, as the whiteboard notation writes it (`amrap 14`,
+  /// `emom 10 x 1:00`); the daemon reads it with the notation, as it reads every written one.
+  case workout(String)
   /// Confirmed, but it cannot run yet: what is missing, in a few words for the displays.
   case incomplete(String)
 }
@@ -199,24 +200,19 @@ public struct WorkoutComposer: Sendable {
       }
       return .incomplete("press a mode key")
     }
-    let plan: WorkoutPlan?
+    let text: String?
     switch mode {
     case .amrap:
-      plan = amrap()
+      text = amrap()
     case .emom:
-      plan = emom()
+      text = emom()
     case .forTime:
-      plan = forTime()
+      text = forTime()
     case .intervals:
-      plan = intervals()
+      text = intervals()
     }
-    guard let plan else { return .incomplete(Self.missing[mode] ?? "") }
-    do {
-      _ = try plan.compile()
-    } catch {
-      return .incomplete("cannot run that")
-    }
-    return .workout(plan)
+    guard let text else { return .incomplete(Self.missing[mode] ?? "") }
+    return .workout(text)
   }
 
   /// What a mode needs, said when it is missing.
@@ -225,64 +221,42 @@ public struct WorkoutComposer: Sendable {
     .forTime: "cap in minutes or nothing", .intervals: "rounds × work × rest",
   ]
 
-  private func amrap() -> WorkoutPlan? {
-    guard numbers.count == 1, let time = length(numbers[0], unit: 60) else { return nil }
-    let written = Self.written(numbers[0])
-    return WorkoutPlan(
-      name: "amrap-" + Self.slug(written), mode: .amrap(AMRAPParameters(time: time)),
-      notation: "amrap \(written)")
+  private func amrap() -> String? {
+    guard numbers.count == 1, length(numbers[0], unit: 60) != nil else { return nil }
+    return "amrap \(Self.written(numbers[0]))"
   }
 
-  private func emom() -> WorkoutPlan? {
+  private func emom() -> String? {
     guard (1...2).contains(numbers.count), !numbers[0].contains(":"),
       let rounds = Int(String(numbers[0])), rounds > 0
     else { return nil }
-    if numbers.count == 1 {
-      return WorkoutPlan(
-        name: "emom-\(rounds)", mode: .emom(EMOMParameters(rounds: rounds)),
-        notation: "emom \(rounds)")
-    }
+    if numbers.count == 1 { return "emom \(rounds)" }
     guard let interval = length(numbers[1], unit: 60) else { return nil }
-    let written = Self.clockText(interval)
-    return WorkoutPlan(
-      name: "emom-\(rounds)x" + Self.slug(written),
-      mode: .emom(EMOMParameters(interval: interval, rounds: rounds)),
-      notation: "emom \(rounds) x \(written)")
+    return "emom \(rounds) x \(Self.clockText(interval))"
   }
 
-  private func forTime() -> WorkoutPlan? {
+  private func forTime() -> String? {
     switch numbers.count {
     case _ where numbers == [["0"]]:
       // `0` For Time: a keypad whose For Time key does something else while nothing is being
       // composed needs a digit first to start composing.
       fallthrough
     case 0:
-      return WorkoutPlan(
-        name: "for-time", mode: .forTime(ForTimeParameters()), notation: "for time")
+      return "for time"
     case 1:
-      guard let cap = length(numbers[0], unit: 60) else { return nil }
-      let written = Self.written(numbers[0])
-      return WorkoutPlan(
-        name: "for-time-cap-" + Self.slug(written), mode: .forTime(ForTimeParameters(cap: cap)),
-        notation: "for time cap \(written)")
+      guard length(numbers[0], unit: 60) != nil else { return nil }
+      return "for time cap \(Self.written(numbers[0]))"
     default:
       return nil
     }
   }
 
-  private func intervals() -> WorkoutPlan? {
-    if numbers.isEmpty {
-      return WorkoutPlan(name: "tabata", mode: .tabata(.tabata), notation: "tabata")
-    }
+  private func intervals() -> String? {
+    if numbers.isEmpty { return "tabata" }
     guard numbers.count == 3, !numbers[0].contains(":"), let rounds = Int(String(numbers[0])),
-      rounds > 0, let work = length(numbers[1], unit: 1), let rest = length(numbers[2], unit: 1)
+      rounds > 0, length(numbers[1], unit: 1) != nil, length(numbers[2], unit: 1) != nil
     else { return nil }
-    let workText = Self.written(numbers[1])
-    let restText = Self.written(numbers[2])
-    return WorkoutPlan(
-      name: "\(rounds)x" + Self.slug(workText) + "-" + Self.slug(restText),
-      mode: .intervals(IntervalParameters(work: work, rest: rest, rounds: rounds)),
-      notation: "\(rounds) x \(workText)/\(restText)")
+    return "\(rounds) x \(Self.written(numbers[1]))/\(Self.written(numbers[2]))"
   }
 
   /// A number as a length: `14` is 14 units (minutes or seconds), `1:30` minutes and seconds.
@@ -317,10 +291,5 @@ public struct WorkoutComposer: Sendable {
     let seconds = span.nanoseconds / 1_000_000_000
     let rest = seconds % 60
     return "\(seconds / 60):" + (rest < 10 ? "0" : "") + "\(rest)"
-  }
-
-  /// A written number as part of a name: `14`, `1m30`.
-  private static func slug(_ written: String) -> String {
-    String(written.map { $0 == ":" ? "m" : $0 })
   }
 }

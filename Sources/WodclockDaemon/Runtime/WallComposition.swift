@@ -41,16 +41,16 @@ extension Daemon {
         composer.clear()
       }
     case .workout(let composed):
-      // Read again by the notation, so a workout keyed at the wall is the one the same words
-      // give everywhere else (its name, its count-in, `again`).
-      switch writtenWorkout(composed.notation ?? "") {
+      // Read by the notation, so a workout keyed at the wall is the one the same words give
+      // everywhere else (its name, its count-in, `again`).
+      switch writtenWorkout(composed) {
       case .success(let plan):
         if loadAtTheWall(.workout(plan), at: now) { composer.clear() }
       case .failure(let error):
         frames.show("cannot run that", at: now)
         logger.error(
           "a composed workout is not read by the notation",
-          [("workout", composed.notation ?? ""), ("error", error.description)])
+          [("workout", composed), ("error", error.description)])
       }
     }
     showComposition()
