@@ -36,8 +36,10 @@
       .then(function () { pinging = false; });
   }
 
-  /// A few pings in a row (at start and after a reconnect): the best of them counts.
+  /// A few pings in a row (at start and after a reconnect): the best of them counts. The old
+  /// samples go: a device that slept may have stopped performance.now() meanwhile.
   function pingBurst() {
+    samples = [];
     var count = 0;
     function next() {
       ping().then(function () { if (++count < 4) setTimeout(next, 150); });
@@ -148,6 +150,7 @@
     this.lastMessageAt = null;
     this.lastEventId = null;
     this.connectedOnce = false;
+    this.openedAt = 0;
     var feed = this;
     this.silenceTimer = setInterval(function () { feed.checkSilence(); }, 250);
   }
@@ -165,8 +168,9 @@
       if (feed.handlers.unsupported) feed.handlers.unsupported();
       return;
     }
-    var source = new EventSource("/api/events", { withCredentials: false });
+    var source = new EventSource("/api/events");
     feed.source = source;
+    feed.openedAt = performance.now();
     source.addEventListener("open", function () {
       if (feed.connectedOnce) Wodclock.clock.pingBurst();
       feed.connectedOnce = true;
@@ -210,6 +214,15 @@
     if (offline !== this.reportedOffline) {
       this.reportedOffline = offline;
       if (this.handlers.offline) this.handlers.offline(offline);
+    }
+    // A stream that went silent without closing (Wi-Fi lost, a half-open connection) raises no
+    // error: it is opened anew every 5 s of silence, which is what EventSource would do for
+    // a closed one.
+    var now = performance.now();
+    if (offline && this.source && this.lastMessageAt !== null
+      && now - Math.max(this.lastMessageAt, this.openedAt) > SILENCE_MS) {
+      this.source.close();
+      this.connect();
     }
   };
 

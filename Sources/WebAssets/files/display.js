@@ -178,8 +178,9 @@
   function soundRunning() { return !!audio && audio.state === "running"; }
 
   function updateSoundButton() {
-    W.setText(el.sound, soundRunning() ? "Sound off" : "Sound on");
+    W.setText(el.sound, soundRunning() ? "Turn sound off" : "Turn sound on");
     el.sound.classList.toggle("on", soundRunning());
+    el.sound.setAttribute("aria-pressed", soundRunning() ? "true" : "false");
   }
 
   /// The audio clock's time for a server instant: getOutputTimestamp ties the audio clock to

@@ -547,8 +547,8 @@
       if (!body.history.length) listMessage(list, "No workouts recorded yet");
       body.history.slice().reverse().forEach(function (entry) {
         var parts = [whenText(entry.ended_at), W.formatSeconds(entry.active_s || 0), entry.outcome];
-        if (typeof entry.rounds === "number") parts.push(entry.rounds + " rounds");
-        if (entry.laps) parts.push(entry.laps + " laps");
+        if (typeof entry.rounds === "number") parts.push(plural(entry.rounds, "round"));
+        if (entry.laps) parts.push(plural(entry.laps, "lap"));
         if (entry.time_under_tension_s) {
           parts.push("TUT " + tensionText(entry.time_under_tension_s));
         }
@@ -556,6 +556,9 @@
       });
     });
   }
+
+  /// `1 round`, `3 rounds` (TempoRep: "1 rep", not "1 reps").
+  function plural(count, word) { return count + " " + word + (count === 1 ? "" : "s"); }
 
   /// Time under tension as TempoRep shows it: `15s` under a minute, `1:30` from one.
   function tensionText(seconds) {
