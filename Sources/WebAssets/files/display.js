@@ -3,7 +3,10 @@
 // animation frame from the server's clock (performance.now() + the pinged offset) and the laws
 // of the last status event; the cues become beeps on the audio clock and screen flashes.
 // URL parameters: `?sound=1` starts the sound at load (a kiosk started with
-// --autoplay-policy=no-user-gesture-required), `?flash=0` turns the flashes off.
+// --autoplay-policy=no-user-gesture-required), `?flash=0` turns the flashes off. A kiosk on a TV
+// stick or the Pi's HDMI:
+//   chromium --kiosk --noerrdialogs --disable-infobars --autoplay-policy=no-user-gesture-required \
+//     "http://CLOCK:8080/?sound=1"
 "use strict";
 
 (function () {
@@ -24,7 +27,7 @@
   var offline = true;
   /// What was drawn when the page went offline: shown dimmed and still, never as a moving time.
   var frozenDigits = "";
-  var drawn = { digits: "", word: "" };
+  var drawn = { digits: "", word: "", progress: -1, dot: -1 };
 
   var feed = new W.EventFeed({
     status: function (payload) {
@@ -68,6 +71,7 @@
     document.body.classList.toggle("time-of-day", !!face.show_time_of_day);
     document.body.classList.toggle("paused", face.state === "paused");
     document.body.classList.toggle("has-tempo", !!face.tempo);
+    if (el.track.hidden === !!face.tempo) { trackHeight = null; drawn.dot = -1; }
     W.show(el.track, !!face.tempo);
     if (face.tempo) applyTempo(face.tempo);
     var role = previousFace ? previousFace.role : null;
@@ -119,10 +123,15 @@
     }
     W.setText(el.meridiem, meridiem);
     W.show(el.meridiem, !!meridiem && !offline);
+    document.body.classList.toggle("has-meridiem", !!meridiem && !offline);
 
     var progress = offline ? null : W.progressValue(clock, at);
     W.show(el.progress, progress !== null);
-    if (progress !== null) el["progress-fill"].style.transform = "scaleX(" + progress + ")";
+    // Written only when it moved by a visible step: no style work on frames that change nothing.
+    if (progress !== null && Math.abs(progress - drawn.progress) >= 0.0005) {
+      drawn.progress = progress;
+      el["progress-fill"].style.transform = "scaleX(" + progress.toFixed(4) + ")";
+    }
 
     if (face.tempo && !offline) drawDot(face.tempo, clock, at);
   }
@@ -141,8 +150,16 @@
     p = Math.min(1, Math.max(0, p));
     if (tempo.explosive && tempo.phase_index === 2) p = 1 - Math.pow(1 - p, 4);
     var position = from + (to - from) * p;
-    el["track-dot"].style.top = (position * 100).toFixed(2) + "%";
+    // A transform in pixels of the line's height: the compositor moves the dot, no layout.
+    if (trackHeight === null) trackHeight = el["track-line"].getBoundingClientRect().height;
+    var y = Math.round(position * trackHeight * 2) / 2;
+    if (y !== drawn.dot) {
+      drawn.dot = y;
+      el["track-dot"].style.transform = "translate3d(0, " + y + "px, 0)";
+    }
   }
+  var trackHeight = null;
+  window.addEventListener("resize", function () { trackHeight = null; drawn.dot = -1; });
 
   /// The digits' size follows the viewport (style.css: the smaller of a width and a height in
   /// vw/vh); the width part divides by the text's own width in em, measured once per shape

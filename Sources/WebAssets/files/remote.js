@@ -127,7 +127,7 @@
         box.classList.remove("shake");
         void box.offsetWidth;
         box.classList.add("shake");
-        pinMessage("Wrong PIN");
+        pinMessage(errorText(result, "Wrong PIN"));
       } else {
         pinMessage(errorText(result));
       }
