@@ -61,8 +61,9 @@
 
   // ---- The digits' law (web contract: "The clock a page draws from") ----------------------
   /// The figure of a law ({value_s or value, rate, until_ms, direction}) at server time `at`:
-  /// value ± rate × (min(at, until_ms) − server_ms) / 1000, clamped at 0.
-  function lawValue(law, base, serverMs, at, key) {
+  /// value ± rate × (min(at, until_ms) − server_ms) / 1000 (minus counting down; progress
+  /// only grows), clamped at 0.
+  function lawValue(law, serverMs, at, key) {
     var value = law[key];
     if (typeof value !== "number") return null;
     if (at === null || !law.rate) return value;
@@ -91,7 +92,7 @@
   function digitsText(clock, at) {
     var law = clock && clock.digits;
     if (!law) return null;
-    var value = lawValue(law, null, clock.server_ms, at, "value_s");
+    var value = lawValue(law, clock.server_ms, at, "value_s");
     if (value === null) return null;
     var whole = law.direction === "up" ? Math.floor(value + 1e-6) : Math.ceil(value - 1e-6);
     return formatSeconds(whole);
@@ -101,7 +102,7 @@
   function progressValue(clock, at) {
     var law = clock && clock.progress;
     if (!law) return null;
-    var value = lawValue(law, null, clock.server_ms, at, "value");
+    var value = lawValue(law, clock.server_ms, at, "value");
     return value === null ? null : Math.min(1, Math.max(0, value));
   }
 
