@@ -65,6 +65,10 @@ let package = Package(
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
+    // The web interface's files (Sources/WebAssets/files: the display, the remote, their styles
+    // and scripts, the exercise catalogue), compiled in with C23 #embed and listed in one table.
+    .target(name: "WebAssets", exclude: ["files"], cSettings: [.unsafeFlags(["-std=c23"])]),
+
     // Composition: plugins, loop, control socket, CLI.
     .target(
       name: "WodclockDaemon",
@@ -155,6 +159,7 @@ let package = Package(
       dependencies: ["ButtonKit", "WorkoutCore", "WorkoutNotation", "WodclockTestSupport"]),
     .testTarget(
       name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore", "WodclockTestSupport"]),
+    .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "JSONKit"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
@@ -165,8 +170,10 @@ let package = Package(
   ]
 )
 
-for target in package.targets
-where target.type != .system && !["CLinux", "CGPIOShim", "CEvdevShim"].contains(target.name) {
+/// The C targets, which take no Swift settings.
+let cTargets: Set<String> = ["CLinux", "CGPIOShim", "CEvdevShim", "WebAssets"]
+
+for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("MemberImportVisibility"))
