@@ -61,7 +61,12 @@ let package = Package(
     // The order matters: SwiftPM puts the linker search paths of the later system library first,
     // and libudev's (-L/usr/lib/<triplet>) must not come before a private libgpiod v2's, or
     // -lgpiod finds Debian's v1 (Tests/hil/run.sh builds against v2 that way).
-    .target(name: "HardwareKit", dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim"]),
+    // libmicrohttpd for the web interface, loaded with dlopen when a web server starts (never
+    // linked: it would cost every start 2.9 MB; see CMicroHTTPD.c). Imported by HardwareKit only.
+    .target(name: "CMicroHTTPD"),
+    .target(
+      name: "HardwareKit",
+      dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD"]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
@@ -166,7 +171,9 @@ let package = Package(
 )
 
 for target in package.targets
-where target.type != .system && !["CLinux", "CGPIOShim", "CEvdevShim"].contains(target.name) {
+where target.type != .system
+  && !["CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD"].contains(target.name)
+{
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("MemberImportVisibility"))
