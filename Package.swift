@@ -62,7 +62,7 @@ let package = Package(
     // and libudev's (-L/usr/lib/<triplet>) must not come before a private libgpiod v2's, or
     // -lgpiod finds Debian's v1 (Tests/hil/run.sh builds against v2 that way).
     // libmicrohttpd for the web interface, loaded with dlopen when a web server starts (never
-    // linked: it would cost every start 2.9 MB; see CMicroHTTPD.c). Imported by HardwareKit only.
+    // linked: it would cost every start 2.8 MB; see CMicroHTTPD.c). Imported by HardwareKit only.
     .target(name: "CMicroHTTPD"),
     .target(
       name: "HardwareKit",
