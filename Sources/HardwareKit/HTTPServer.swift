@@ -201,7 +201,8 @@ public final class HTTPServer {
   }
 
   /// Closes every connection, the listening socket and the library's descriptor. Every open
-  /// stream ends with `.serverStopped`. Safe to call twice.
+  /// stream ends with `.serverStopped`. Safe to call twice; not from inside the handler (the
+  /// library is running then).
   public func stop() {
     guard let server else { return }
     // The library must not be stopped with a connection suspended (microhttpd.h,
