@@ -61,7 +61,12 @@ let package = Package(
     // The order matters: SwiftPM puts the linker search paths of the later system library first,
     // and libudev's (-L/usr/lib/<triplet>) must not come before a private libgpiod v2's, or
     // -lgpiod finds Debian's v1 (Tests/hil/run.sh builds against v2 that way).
-    .target(name: "HardwareKit", dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim"]),
+    // libmicrohttpd for the web interface, loaded with dlopen when a web server starts (never
+    // linked: it would cost every start 2.8 MB; see CMicroHTTPD.c). Imported by HardwareKit only.
+    .target(name: "CMicroHTTPD"),
+    .target(
+      name: "HardwareKit",
+      dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD"]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
@@ -171,7 +176,7 @@ let package = Package(
 )
 
 /// The C targets, which take no Swift settings.
-let cTargets: Set<String> = ["CLinux", "CGPIOShim", "CEvdevShim", "WebAssets"]
+let cTargets: Set<String> = ["CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "WebAssets"]
 
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
   var settings = target.swiftSettings ?? []
