@@ -13,7 +13,7 @@ let privateSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dy
 /// optimized for size: its pages are touched at start and count in the daemon's memory.
 let sizeOptimized: Set<String> = [
   "ConfigFormat", "Configuration", "JSONKit", "WorkoutNotation", "HardwareKit", "SevenSegment",
-  "SegmentDrivers",
+  "SegmentDrivers", "WebInterface",
 ]
 
 let package = Package(
@@ -46,6 +46,13 @@ let package = Package(
     .target(name: "ButtonKit", dependencies: ["WorkoutCore"]),
     // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
     .target(name: "SounderKit", dependencies: ["WorkoutCore"]),
+    // The web interface's pure core: routes, access rules, the PIN throttle, sessions, event
+    // stream framing, and what a page draws (the clock's laws and the face). Pure.
+    .target(
+      name: "WebInterface",
+      dependencies: [
+        "WorkoutCore", "DisplayKit", "JSONKit", "Configuration", "WorkoutNotation",
+      ]),
 
     // The one layer that talks to the operating system.
     .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
@@ -165,6 +172,12 @@ let package = Package(
     .testTarget(
       name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore", "WodclockTestSupport"]),
     .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "JSONKit"]),
+    .testTarget(
+      name: "WebInterfaceTests",
+      dependencies: [
+        "WebInterface", "WorkoutCore", "DisplayKit", "JSONKit", "Configuration",
+        "WorkoutNotation", "WodclockTestSupport",
+      ]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [

@@ -32,7 +32,7 @@ public enum ConfigurationLoader {
   /// The top-level sections, in the order `--print-config` writes them.
   public static let sections = [
     "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "presets",
-    "schedule", "inputs", "outputs",
+    "schedule", "web", "inputs", "outputs",
   ]
 
   /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
@@ -157,6 +157,7 @@ struct Loader {
     let presets = readPresets(
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
     let schedule = readSchedule(mapping["schedule"])
+    let web = readWeb(mapping["web"])
     controlNames = controls.map(\.name)
     controlNamesMayBeIncomplete = mapping["controls"]?.isIncomplete ?? hasSyntaxErrors
     var instances = PluginInstances()
@@ -167,7 +168,7 @@ struct Loader {
       file: file, clock: clock, defaults: defaults, daemon: daemon, language: language,
       words: DisplayWords(language: language).with(overrides: wordOverrides),
       wordOverrides: wordOverrides, tokens: tokens, controls: controls, presets: presets,
-      inputs: inputs, outputs: outputs, schedule: schedule)
+      inputs: inputs, outputs: outputs, schedule: schedule, web: web)
   }
 
   // MARK: clock

@@ -30,6 +30,7 @@ public enum ConfigurationPrinter {
     writer.controls(configuration.controls)
     writer.presets(configuration)
     writer.schedule(configuration.schedule)
+    writer.web(configuration.web)
     writer.plugins("inputs", configuration.inputs, schemas: plugins)
     writer.plugins("outputs", configuration.outputs, schemas: plugins)
     return writer.text
@@ -246,6 +247,23 @@ struct ConfigWriter {
         "workout: " + YAMLText.scalar(scheduled.workout.text),
       ]
       line(2, "- {" + members.joined(separator: ", ") + "}")
+    }
+  }
+
+  // MARK: Web
+
+  mutating func web(_ web: WebSettings?) {
+    section("web", comment: "The web interface: the display at /, the remote at /remote.")
+    guard let web else {
+      line(0, "# web is not set: no web server")
+      return
+    }
+    key(0, "web", "")
+    key(1, "listen", YAMLText.doubleQuoted(web.listen.description))
+    if let pin = web.pin {
+      key(1, "pin", YAMLText.doubleQuoted(pin))
+    } else {
+      line(1, "# pin is not set: the display only, no remote")
     }
   }
 

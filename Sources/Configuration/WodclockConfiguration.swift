@@ -34,6 +34,8 @@ public struct WodclockConfiguration: Sendable, Equatable {
   public var outputs: [PluginInstance]
   /// The class schedule (`schedule:`); no classes when the file has none.
   public var schedule: ClassSchedule = ClassSchedule()
+  /// The web interface (`web:`); nil, and no listener, when the file has no such section.
+  public var web: WebSettings? = nil
 
   /// The preset named `name`.
   public func preset(named name: String) -> Preset? { presets.first { $0.name == name } }
@@ -106,6 +108,69 @@ public struct DaemonSettings: Sendable, Equatable {
     self.resumeWithin = resumeWithin
     self.clientTimeout = clientTimeout
   }
+}
+
+/// The web interface: the display for any browser, and the remote behind a PIN.
+public struct WebSettings: Sendable, Equatable {
+  /// Where the HTTP server listens.
+  public var listen: WebListenAddress
+  /// The remote's PIN, 4–12 ASCII digits; nil serves the display only (no remote, no commands
+  /// from the network).
+  public var pin: String?
+
+  /// Creates the settings; `listen` defaults to every IPv4 interface on port 8080.
+  public init(listen: WebListenAddress = .standard, pin: String? = nil) {
+    self.listen = listen
+    self.pin = pin
+  }
+}
+
+/// An address and port to listen on, as `listen:` writes it: an IPv4 literal
+/// (`0.0.0.0:8080`), an IPv6 literal in brackets (`[::]:8080`), or `localhost`. No host name is
+/// looked up: the daemon binds what the file says.
+public struct WebListenAddress: Sendable, Equatable, CustomStringConvertible {
+  public enum Host: Sendable, Equatable {
+    /// Four bytes, in network order (`0.0.0.0` is every IPv4 interface).
+    case ipv4([UInt8])
+    /// Sixteen bytes, in network order (`::` is every interface, IPv4 ones too where the
+    /// system maps them).
+    case ipv6([UInt8])
+    /// The loopback interface: 127.0.0.1.
+    case localhost
+  }
+
+  public var host: Host
+  /// 0–65535; 0 lets the system choose a free port (tests).
+  public var port: UInt16
+  /// The host as the file writes it: `0.0.0.0`, `[::]`, `localhost`.
+  public var hostText: String
+
+  public init(host: Host, port: UInt16, hostText: String) {
+    self.host = host
+    self.port = port
+    self.hostText = hostText
+  }
+
+  /// `0.0.0.0:8080`: every IPv4 interface, port 8080.
+  public static let standard = WebListenAddress(
+    host: .ipv4([0, 0, 0, 0]), port: 8080, hostText: "0.0.0.0")
+
+  /// The address's bytes in network order, 4 or 16 of them (`localhost` gives 127.0.0.1).
+  public var addressBytes: [UInt8] {
+    switch host {
+    case .ipv4(let bytes), .ipv6(let bytes): bytes
+    case .localhost: [127, 0, 0, 1]
+    }
+  }
+
+  /// Whether the address is an IPv6 one.
+  public var isIPv6: Bool {
+    if case .ipv6 = host { return true }
+    return false
+  }
+
+  /// `0.0.0.0:8080`, `[::]:8080`, `localhost:8080`: how the file writes it.
+  public var description: String { "\(hostText):\(port)" }
 }
 
 /// A named workout.

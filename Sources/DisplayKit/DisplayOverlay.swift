@@ -17,4 +17,8 @@ public struct DisplayOverlay: Sendable, Hashable {
     self.narrow = narrow
     self.caption = caption
   }
+
+  /// The text and its caption on one line, for displays that give the overlay a line of text
+  /// (the terminal's message line, a web page's): `A 14  ·  ENTER loads`.
+  public var line: String { "\(text)  ·  \(caption)" }
 }

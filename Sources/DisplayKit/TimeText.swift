@@ -89,9 +89,7 @@ public enum TimeText: Sendable {
   /// One value of a tempo as TempoRep writes it: `↓4`, `0`, `↑1.5`, `X` (an explosive
   /// concentric). Arrows follow the lift's direction, so a reversed lift swaps them.
   public static func tempoValue(_ tempo: TempoSnapshot, _ phase: TempoPhase) -> String {
-    let value = tempo.tempo.value(of: phase)
-    var text = value % 2 == 0 ? "\(value / 2)" : "\(value / 2).5"
-    if phase == .concentric && tempo.explosiveConcentric { text = "X" }
+    let text = tempoFigure(tempo, phase)
     let down = tempo.reverseDirection ? "↑" : "↓"
     let up = tempo.reverseDirection ? "↓" : "↑"
     switch phase {
@@ -99,6 +97,13 @@ public enum TimeText: Sendable {
     case .concentric: return up + text
     case .bottomPause, .topPause: return text
     }
+  }
+
+  /// One value of a tempo without its arrow: `4`, `0`, `1.5`, `X` (an explosive concentric).
+  public static func tempoFigure(_ tempo: TempoSnapshot, _ phase: TempoPhase) -> String {
+    if phase == .concentric && tempo.explosiveConcentric { return "X" }
+    let value = tempo.tempo.value(of: phase)
+    return value % 2 == 0 ? "\(value / 2)" : "\(value / 2).5"
   }
 
   /// The whole tempo in written order: `↓4·0·↑1·0`.

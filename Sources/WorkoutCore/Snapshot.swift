@@ -56,6 +56,23 @@ public struct TempoSnapshot: Sendable, Hashable, Codable {
     case down
     case up
   }
+
+  /// Where the pacing dot is `progress` (0…1) through `phase`: the eccentric moves it from the
+  /// top (0) to the bottom (1), the concentric back up, the pauses hold it where the bar is (a
+  /// rest, a get ready or a side switch at the top); reverse direction mirrors the track. The
+  /// one rule of ``trackPosition``, for displays that draw the dot between snapshots.
+  public static func trackPosition(
+    in phase: TempoPhase?, progress: Double, reverseDirection: Bool
+  ) -> Double {
+    var position: Double
+    switch phase {
+    case .eccentric: position = progress
+    case .bottomPause: position = 1
+    case .concentric: position = 1 - progress
+    case .topPause, nil: position = 0
+    }
+    return reverseDirection ? 1 - position : position
+  }
 }
 
 /// Everything a display, a log line or the control socket may want, at one instant.
@@ -105,4 +122,16 @@ public struct WorkoutSnapshot: Sendable, Hashable, Codable {
   public var tempo: TempoSnapshot?
   /// Set for the `clock` mode: show the time of day in this format.
   public var clockFace: ClockFace?
+
+  /// The exact time behind the big digits (``display`` is it rounded: up when it counts down,
+  /// down when it counts up), for displays that draw the digits between snapshots; nil when
+  /// there are no digits.
+  public var displayedSpan: TimeSpan? {
+    guard display != nil else { return nil }
+    let source = DisplayTime.source(
+      inCountIn: segmentKind == .countIn, mode: mode, elapsed: elapsed.nanoseconds,
+      remaining: remaining?.nanoseconds, segmentElapsed: segmentElapsed.nanoseconds,
+      segmentRemaining: segmentRemaining?.nanoseconds)
+    return TimeSpan(nanoseconds: source.nanoseconds)
+  }
 }

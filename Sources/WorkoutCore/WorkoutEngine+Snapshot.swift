@@ -101,17 +101,11 @@ extension WorkoutEngine {
       remaining = workoutLength.map { max(0, $0 - elapsed) }
     }
 
-    let display: DisplayTime
-    if inCountIn {
-      display = .down(segmentRemaining ?? 0)
-    } else {
-      switch plan.mode.name {
-      case .forTime: display = .up(elapsed)
-      case .amrap: display = .down(remaining ?? 0)
-      default:
-        display = segmentRemaining.map { .down($0) } ?? .up(segmentElapsed)
-      }
-    }
+    let shown = DisplayTime.source(
+      inCountIn: inCountIn, mode: plan.mode.name, elapsed: elapsed, remaining: remaining,
+      segmentElapsed: segmentElapsed, segmentRemaining: segmentRemaining)
+    let display =
+      shown.direction == .down ? DisplayTime.down(shown.nanoseconds) : .up(shown.nanoseconds)
 
     let laps = state.laps
     var round = segment.round
@@ -194,14 +188,8 @@ extension WorkoutEngine {
     let phase = segment.kind.tempoPhase
     let length = segment.duration?.nanoseconds ?? 0
     let progress = length > 0 ? min(1, max(0, Double(elapsed) / Double(length))) : 0
-    var position: Double
-    switch phase {
-    case .eccentric: position = progress
-    case .bottomPause: position = 1
-    case .concentric: position = 1 - progress
-    case .topPause, nil: position = 0
-    }
-    if parameters.reverseDirection { position = 1 - position }
+    let position = TempoSnapshot.trackPosition(
+      in: phase, progress: progress, reverseDirection: parameters.reverseDirection)
     var arrow: TempoSnapshot.Arrow?
     switch phase {
     case .eccentric: arrow = parameters.reverseDirection ? .up : .down
@@ -216,6 +204,22 @@ extension WorkoutEngine {
 }
 
 extension DisplayTime {
+  /// What the big digits show, exactly, and which way they run: the count-in's time left; a For
+  /// Time's workout time; an AMRAP's time left in the workout; else the segment's time left, or
+  /// its time so far when it is open-ended. The one rule of the snapshot's ``WorkoutSnapshot/display``
+  /// and of ``WorkoutSnapshot/displayedSpan``.
+  static func source(
+    inCountIn: Bool, mode: ModeName, elapsed: Int64, remaining: Int64?, segmentElapsed: Int64,
+    segmentRemaining: Int64?
+  ) -> (nanoseconds: Int64, direction: Direction) {
+    if inCountIn { return (segmentRemaining ?? 0, .down) }
+    switch mode {
+    case .forTime: return (elapsed, .up)
+    case .amrap: return (remaining ?? 0, .down)
+    default: return segmentRemaining.map { ($0, .down) } ?? (segmentElapsed, .up)
+    }
+  }
+
   static func down(_ nanoseconds: Int64) -> DisplayTime {
     DisplayTime(seconds: TimeSpan(nanoseconds: nanoseconds).ceiledSeconds, direction: .down)
   }

@@ -50,6 +50,22 @@ struct ShippedConfigTests {
     #expect(config.schedule.classes.map(\.workout) == [.preset("class"), .preset("amrap-20")])
   }
 
+  @Test("the commented-out web section loads as it is written once its comment marks go")
+  func webExample() throws {
+    let text = try FileSystem.readTextFile(shippedConfigPath())
+    var inExample = false
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      if line == "# web:" { inExample = true }
+      if inExample, line.hasPrefix("# ") { return String(line.dropFirst(2)) }
+      inExample = false
+      return String(line)
+    }
+    let config = try #require(
+      configuration(lines.joined(separator: "\n"), file: "wodclock.yaml"))
+    #expect(config.web == WebSettings(listen: .standard, pin: "4821"))
+    #expect(try Self.shipped()?.web == nil)
+  }
+
   @Test("top sections: clock, defaults, daemon, language, words, controls, plugins")
   func sections() throws {
     let config = try #require(try Self.shipped())

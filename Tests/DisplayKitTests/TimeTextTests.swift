@@ -92,5 +92,13 @@ import WorkoutCore
       TempoParameters(tempo: Tempo(halfSeconds: [3, 2, 0, 0]), reps: 3, reverseDirection: true))
     let reversed = try #require(try snapshot(explosive, after: 0.5).tempo)
     #expect(TimeText.tempo(reversed) == "↑1.5·1·↓X·0")
+    // The figures without their arrows, as a page draws them beside its own.
+    #expect(
+      TempoPhase.allCases.map { TimeText.tempoFigure(reversed, $0) } == ["1.5", "1", "X", "0"])
+  }
+
+  @Test func overlayOnOneLine() {
+    let overlay = DisplayOverlay(text: "E 10×1", narrow: "E 10.1", caption: "ENTER loads")
+    #expect(overlay.line == "E 10×1  ·  ENTER loads")
   }
 }

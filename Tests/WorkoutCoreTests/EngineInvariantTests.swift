@@ -91,6 +91,22 @@ let samplePlans: [WorkoutMode] = [
         if let remaining = snapshot.remaining { #expect(remaining >= .zero) }
         if let remaining = snapshot.segmentRemaining { #expect(remaining >= .zero) }
         #expect(snapshot.elapsed >= .zero)
+        // The digits are the exact figure behind them, rounded the way they run: a display
+        // that draws between snapshots from that figure shows what the engine shows.
+        if let display = snapshot.display, let span = snapshot.displayedSpan {
+          #expect(
+            display.seconds
+              == (display.direction == .down ? span.ceiledSeconds : span.flooredSeconds))
+        } else {
+          #expect(snapshot.display == nil && snapshot.displayedSpan == nil)
+        }
+        if let tempo = snapshot.tempo {
+          #expect(
+            tempo.trackPosition
+              == TempoSnapshot.trackPosition(
+                in: tempo.phase, progress: tempo.phaseProgress,
+                reverseDirection: tempo.reverseDirection))
+        }
         // The displayed count-down of the workout never goes up while it runs undisturbed.
         let shown = snapshot.remaining?.ceiledSeconds
         if acted == nil || acted == .pause || acted == .resume || acted == .lap,

@@ -151,7 +151,7 @@ public final class TerminalOutput: OutputPlugin {
       pauseBlinkVisible: now % pausePeriod < pausePeriod / 2,
       flashing: now < flashUntil,
       status: "space start/pause · r reset · n/p next/prev · l lap · 1-9 preset · q quit",
-      message: frame.overlay.map { "\($0.text)  ·  \($0.caption)" } ?? frame.message ?? logLine,
+      message: frame.overlay?.line ?? frame.message ?? logLine,
       headerClockFace: frame.clock.face)
     let lines = TerminalView.render(
       terminalFrame, rows: size.rows, columns: size.columns, color: useColor)
