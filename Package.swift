@@ -87,7 +87,7 @@ let package = Package(
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
-        "WorkoutNotation",
+        "WorkoutNotation", "WebInterface", "WebAssets",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], linkerSettings: privateSymbols),

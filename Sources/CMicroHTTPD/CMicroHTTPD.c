@@ -193,6 +193,12 @@ int cmhd_epoll_descriptor(struct cmhd_server *server) {
   return info != NULL ? info->epoll_fd : -1;
 }
 
+unsigned int cmhd_connection_count(struct cmhd_server *server) {
+  const union MHD_DaemonInfo *info = mhd.get_daemon_info(server->daemon,
+                                                         MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+  return info != NULL ? info->num_connections : 0;
+}
+
 int cmhd_run(struct cmhd_server *server) { return mhd.run(server->daemon) == MHD_YES ? 0 : -1; }
 
 int cmhd_timeout(struct cmhd_server *server, uint64_t *milliseconds) {

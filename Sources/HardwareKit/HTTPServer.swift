@@ -173,6 +173,12 @@ public final class HTTPServer {
   /// The event streams open now.
   public var openStreams: [StreamID] { streams.keys.sorted() }
 
+  /// The connections open now, event streams among them (for `stats`).
+  public var connectionCount: Int {
+    guard let server else { return 0 }
+    return Int(cmhd_connection_count(server))
+  }
+
   /// Appends `bytes` to the stream's backlog and wakes its connection. A backlog that passes
   /// ``Limits/maximumStreamBacklogBytes`` closes the stream (the handler hears
   /// `.backlogOverflow`).

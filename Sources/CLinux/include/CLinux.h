@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/types.h>

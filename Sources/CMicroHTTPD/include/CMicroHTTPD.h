@@ -80,6 +80,9 @@ void cmhd_stop(struct cmhd_server *server);
 /// MHD_DAEMON_INFO_EPOLL_FD: readable when cmhd_run has work.
 int cmhd_epoll_descriptor(struct cmhd_server *server);
 
+/// How many connections the server has open now (MHD_DAEMON_INFO_CURRENT_CONNECTIONS).
+unsigned int cmhd_connection_count(struct cmhd_server *server);
+
 /// MHD_run: 0 on success, -1 when MHD reports a failure.
 int cmhd_run(struct cmhd_server *server);
 

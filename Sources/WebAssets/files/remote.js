@@ -942,6 +942,44 @@
     request("POST", "/api/logout", {}).then(function () { showSignIn("Signed out"); });
   });
 
+  // ---- For tests: what the remote shows, and presses made the way a coach makes them --------
+  // Read-only: each call goes through the page's own keys and buttons, so a test in a real
+  // browser checks what a coach's taps do.
+  function clickCommand(name) {
+    if (name === "start" || name === "pause" || name === "resume" || name === "toggle") {
+      $("toggle").click();
+    } else if (name === "reset" || name === "mute") {
+      $(name).click();
+    } else {
+      var button = document.querySelector('.control[data-command="' + name + '"]');
+      if (button) button.click();
+    }
+  }
+  window.wodclockRemote = Object.freeze({
+    needsPin: function () { return !screens.signin.hidden; },
+    signedIn: function () { return !screens.app.hidden; },
+    enterPin: function (digits) {
+      String(digits).split("").forEach(pressKey);
+      pressKey("ok");
+    },
+    pinMessage: function () { return $("pin-error").textContent; },
+    press: clickCommand,
+    shownState: function () { return current ? current.face.state : null; },
+    type: function (value) {
+      text.value = value;
+      text.dispatchEvent(new Event("input"));
+    },
+    explanation: function () {
+      return document.querySelector("#explain .explain-summary") ? $("explain").textContent : "";
+    },
+    problem: function () {
+      return document.querySelector("#explain .explain-error") ? $("explain").textContent : "";
+    },
+    load: function (start) { $(start ? "load-start" : "load").click(); },
+    confirmingReplace: function () { return !$("confirm").hidden; },
+    confirmReplace: function () { $("confirm-yes").click(); },
+  });
+
   request("GET", "/api/session").then(function (result) {
     var body = result.body;
     if (!body || !body.ok) {

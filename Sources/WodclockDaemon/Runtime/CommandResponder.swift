@@ -42,6 +42,8 @@ final class CommandResponder {
   var lateness: () -> LatenessRecorder.Summary? = { nil }
   /// The members of the `schedule` reply at an instant.
   var schedule: (Int64) -> [(String, JSONValue)] = { _ in [] }
+  /// The web interface's figures for `stats`, nil without one.
+  var web: () -> JSONValue? = { nil }
 
   init(
     host: EngineHost, frames: FrameComposer, supervisor: Supervisor, timeBase: TimeBase,
@@ -172,6 +174,7 @@ final class CommandResponder {
     members.append(("cpu_s", .double(Double(usage?.cpuNanoseconds ?? 0) / 1e9)))
     members.append(("peak_rss_bytes", .integer(Int64(usage?.peakResidentBytes ?? 0))))
     members.append(("dropped_cues", .integer(Int64(host.engine.state.droppedCues))))
+    members.append(("web", web() ?? .null))
     return CommandProtocol.success(id: id, members)
   }
 

@@ -8,6 +8,7 @@ import ConfigFormat
 import Configuration
 import HardwareKit
 import JSONKit
+import WebInterface
 import WorkoutCore
 
 /// The running daemon. Single-threaded: everything happens on `run()`'s thread.
@@ -20,18 +21,27 @@ public final class Daemon {
   let timeBase: TimeBase
   let host: EngineHost
   private let poller: EventPoller
-  private let sources: EventSources
+  let sources: EventSources
   private let timer: DeadlineTimer
   private let signals: SignalWatcher
   let server: CommandServer
   let frames: FrameComposer
   let scheduler: ClassScheduler
   let systemd: SystemdSession
+  /// The web interface, when the configuration has a `web:` section.
+  var web: WebFront?
+  /// The web server's descriptor was ready in this wake-up.
+  private var webReady = false
+  /// Whether the web server's descriptor was ready since this was last asked.
+  func takeWebReadiness() -> Bool {
+    defer { webReady = false }
+    return webReady
+  }
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
     catalog: environment.catalog, sources: sources, logger: logger, clock: clock,
     makeContext: { [unowned self] id in context(for: id) })
-  private lazy var responder = makeResponder()
+  lazy var responder = makeResponder()
   /// The loop's ready descriptors: one array for every wait, so waking up allocates nothing.
   private var readyEvents: [EventPoller.Event] = []
   /// The engine's next deadline as the loop last went to sleep, on the monotonic clock: the
@@ -94,6 +104,7 @@ public final class Daemon {
     } catch {
       throw DaemonFailure(exitCode: 69, message: "cannot open the control socket: \(error)")
     }
+    if let settings = configuration.web { try startWeb(settings) }
   }
 
   /// The loop's own descriptors go with it (a daemon run inside a test's process leaves none
@@ -116,6 +127,7 @@ public final class Daemon {
         try poller.wait(timeoutMilliseconds: nil, into: &readyEvents)
         for event in readyEvents { dispatch(event) }
         server.serve(now: clock.monotonic()) { request in respond(to: request) }
+        serveWeb()
       } catch {
         logger.error("event loop failed", [("error", "\(error)")])
         stopping = true
@@ -149,6 +161,7 @@ public final class Daemon {
     expireComposition(at: now)
     frames.expireMessage(at: now)
     server.expire(now: now)
+    web?.keepStreamsAlive(at: now)
     publish(cues: cues, at: now)
     systemd.pingWatchdog(at: now)
   }
@@ -166,6 +179,7 @@ public final class Daemon {
     consider(replaceConfirmation.deadline)
     consider(composer.deadline)
     consider(server.nextWakeUp(after: now))
+    consider(web?.nextWakeUp(after: now))
     consider(systemd.nextWakeUp)
     consider(scheduler.nextWakeUp(after: now))
     return best
@@ -185,6 +199,8 @@ public final class Daemon {
       server.acceptClients(now: now)
     case .commandClient(let client):
       server.handle(client: client, Readiness(event), now: now)
+    case .web:
+      webReady = true
     case .plugin(let slot, let descriptor):
       handle(supervisor.handleReady(slot: slot, descriptor, Readiness(event), at: now), at: now)
     }
@@ -221,6 +237,7 @@ public final class Daemon {
     responder.schedule = { [unowned self] now in
       scheduler.report(at: now, loadedPreset: host.preset.name)
     }
+    responder.web = { [unowned self] in web?.statistics }
     return responder
   }
 
@@ -238,6 +255,7 @@ public final class Daemon {
     let frame = frames.frame(cues: cues, at: now, rereadTimeZone: force)
     let staleAfter = configuration.defaults.staleCuesAfter.nanoseconds / timeBase.speed
     supervisor.render(frame, at: now, staleAfter: staleAfter)
+    web?.publish(cues: frame.cues, at: now, force: force)
     if server.hasSubscribers {
       let status = responder.status(at: now)
       for event in feed.events(cues: cues.map(\.kind), status: status, force: force) {
@@ -265,6 +283,7 @@ public final class Daemon {
     supervisor.stopAll()
     logger.resetSink()
     server.close()
+    stopWeb()
     logger.info("stopped")
   }
 }

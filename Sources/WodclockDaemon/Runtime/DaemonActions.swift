@@ -98,6 +98,7 @@ extension Daemon: CommandActions {
       scheduler.replaceSchedule(next.schedule)
       supervisor.apply(from: previous, to: next, at: now)
       server.idleTimeout = next.daemon.clientTimeout.nanoseconds
+      applyWeb(from: previous.web, to: next.web)
       systemd.note = nil
       logger.info("reloaded", [("presets", String(next.presets.count))])
     }

@@ -14,6 +14,8 @@ enum EventSource: Hashable {
   case commandListener
   /// One command socket client, by the server's number for it.
   case commandClient(UInt64)
+  /// The web server's own epoll descriptor: readable when a web client needs attention.
+  case web
   /// A descriptor a plugin asked to be watched.
   case plugin(PluginSlot.ID, FileDescriptor)
 }

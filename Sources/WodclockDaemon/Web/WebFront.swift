@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+// The web interface in the daemon's loop: the HTTP server's descriptor is one more source of the
+// loop, its requests are answered with the command vocabulary's own replies (the same code as
+// the control socket's), and its event streams get what the socket's subscribers get, with the
+// clock and the face a page draws from.
+
+import Configuration
+import HardwareKit
+import JSONKit
+import WebAssets
+import WebInterface
+import WorkoutCore
+
+/// What the web interface needs of the daemon, answered now.
+protocol WebDaemonAccess: AnyObject {
+  /// The reply to a request of the command vocabulary, as the socket gives it.
+  func respondOnWeb(to request: CommandRequest) -> JSONValue
+  /// The socket's status object and what a page draws, at `now`.
+  func webStatus(at now: Int64) -> (status: JSONValue, display: WebDisplayInput)
+  /// The count-in a written workout gets (`defaults.count_in`).
+  var defaultCountIn: TimeSpan { get }
+}
+
+/// The web server, the remote's PIN and sessions, and the event streams.
+final class WebFront: HTTPRequestHandler {
+  /// A heartbeat on every stream this often, so a page can tell a live stream from a dead one.
+  static let heartbeatInterval: Int64 = 2_000_000_000
+
+  private var server: HTTPServer?
+  private(set) var settings: WebSettings
+  private unowned let daemon: any WebDaemonAccess
+  private let logger: Logger
+  private let clock: DaemonClock
+  private let assets: WebAssetTable
+  private var sessions = SessionTable()
+  private var pinGate: PINGate?
+  /// The open event streams, in the order they opened.
+  private var streams: [HTTPServer.StreamID] = []
+  private var nextEventID: UInt64 = 1
+  private var nextHeartbeat: Int64 = 0
+  /// What the streams were last told: a status goes out when it changed as a person sees it.
+  private var feed = SubscriberFeed()
+  private var lastFace: WebFace?
+
+  /// Starts the server on `settings.listen`. Throws ``HTTPServerError`` (the port is taken, the
+  /// library is missing …): the daemon then does not start, since a configured web interface
+  /// that is not there is a fault someone must fix.
+  init(
+    settings: WebSettings, daemon: any WebDaemonAccess, logger: Logger, clock: DaemonClock
+  ) throws(HTTPServerError) {
+    self.settings = settings
+    self.daemon = daemon
+    self.logger = logger
+    self.clock = clock
+    assets = WebAssetTable()
+    pinGate = settings.pin.map(PINGate.init(pin:))
+    server = try HTTPServer(
+      listeningOn: Self.socketAddress(settings.listen),
+      commonHeaders: WebSecurity.headers.map { HTTPServer.Field($0.name, $0.value) },
+      handler: self,
+      log: { [logger] line in logger.warning("web server", [("library", line)]) })
+    let bound = server?.boundAddress.description ?? settings.listen.description
+    logger.info(
+      "web interface ready",
+      [("address", bound), ("remote", settings.pin == nil ? "off (no pin)" : "on")])
+  }
+
+  /// The socket address of a `listen:` setting.
+  static func socketAddress(_ listen: WebListenAddress) -> SocketAddress {
+    let address: IPAddress
+    switch listen.host {
+    case .ipv4(let bytes): address = IPAddress(family: .ipv4, bytes: bytes) ?? .loopbackIPv4
+    case .ipv6(let bytes): address = IPAddress(family: .ipv6, bytes: bytes) ?? .loopbackIPv6
+    case .localhost: address = .loopbackIPv4
+    }
+    return SocketAddress(address, port: listen.port)
+  }
+
+  var pollDescriptor: FileDescriptor? { server?.pollDescriptor }
+
+  /// A reload's new settings that keep the same address: a changed PIN signs everyone out.
+  func adopt(_ new: WebSettings) {
+    guard new != settings else { return }
+    if new.pin != settings.pin {
+      sessions = SessionTable()
+      pinGate = new.pin.map(PINGate.init(pin:))
+      logger.info("web remote PIN changed; every session signed out")
+    }
+    settings = new
+  }
+
+  // MARK: - The loop
+
+  /// Lets the library do what is ready or due: accept, read, answer (through ``answer(_:)``),
+  /// write, time out.
+  func run(at now: Int64) {
+    server?.run()
+  }
+
+  /// Whether the library has work waiting without its descriptor being readable.
+  func isDue(at now: Int64) -> Bool {
+    guard let due = server?.nextWakeUp(after: now) else { return false }
+    return due <= now
+  }
+
+  /// The earliest instant the loop must come back for the web interface.
+  func nextWakeUp(after now: Int64) -> Int64? {
+    let library = server?.nextWakeUp(after: now)
+    guard !streams.isEmpty else { return library }
+    return min(library ?? Int64.max, nextHeartbeat)
+  }
+
+  /// Sends the heartbeat when it is due.
+  func keepStreamsAlive(at now: Int64) {
+    guard !streams.isEmpty, now >= nextHeartbeat else { return }
+    broadcast(EventStreamFrame.heartbeat(now: now).bytes)
+    nextHeartbeat = now + Self.heartbeatInterval
+  }
+
+  var hasStreams: Bool { !streams.isEmpty }
+
+  /// The figures of `stats`.
+  var statistics: JSONValue {
+    .object(
+      JSONObject([
+        ("connections", .integer(Int64(server?.connectionCount ?? 0))),
+        ("streams", .integer(Int64(streams.count))),
+        ("sessions", .integer(Int64(sessions.count))),
+      ]))
+  }
+
+  /// What the daemon publishes, to every stream: a cue event per cue (with the instant it was
+  /// due), and a status event when what a page shows changed.
+  func publish(cues: [FrameCue], at now: Int64, force: Bool) {
+    guard !streams.isEmpty else { return }
+    var bytes: [UInt8] = []
+    for cue in cues {
+      bytes += EventStreamFrame.cue(
+        id: takeEventID(), cue: CommandProtocol.cue(cue.kind), due: cue.due, now: now
+      ).bytes
+    }
+    let (status, input) = daemon.webStatus(at: now)
+    let face = WebFace(input)
+    let faceChanged = lastFace.map { face.looksDifferent(from: $0) } ?? true
+    // The feed's rule is the socket's: a status when it changed in more than its running
+    // figures. Its own cue events are not used: the web's carry their instants.
+    let statusChanged = !feed.events(cues: [], status: status, force: force).isEmpty
+    if statusChanged || faceChanged {
+      lastFace = face
+      bytes += EventStreamFrame.status(
+        id: takeEventID(), status: status, clock: WebClock(input), face: face
+      ).bytes
+    }
+    if !bytes.isEmpty { broadcast(bytes) }
+  }
+
+  /// Closes every connection and the listening socket.
+  func stop() {
+    server?.stop()
+    server = nil
+    streams = []
+  }
+
+  private func takeEventID() -> UInt64 {
+    defer { nextEventID += 1 }
+    return nextEventID
+  }
+
+  private func broadcast(_ bytes: [UInt8]) {
+    for stream in streams { server?.send(bytes, to: stream) }
+  }
+
+  // MARK: - HTTPRequestHandler
+
+  func answer(_ request: HTTPServer.Request) -> HTTPServer.Answer {
+    let now = clock.monotonic()
+    let route: WebRoute
+    switch WebRouter.route(
+      method: request.method, path: request.path,
+      query: WebQuery(pairs: request.query.map { ($0.name, $0.value ?? "") }))
+    {
+    case .success(let found): route = found
+    case .failure(let error): return reply(.error(error, path: request.path))
+    }
+    let token = sessions.validate(cookieHeader: request.header("cookie"), at: now)
+    let headers = WebRequestHeaders(
+      host: request.header("host"), origin: request.header("origin"),
+      secFetchSite: request.header("sec-fetch-site"),
+      contentType: request.header("content-type"))
+    if case .refused(let error) = WebAccess.check(
+      route, method: request.method, headers: headers, remoteEnabled: settings.pin != nil,
+      signedIn: token != nil)
+    {
+      return reply(.error(error, path: request.path))
+    }
+    switch route {
+    case .display: return asset(at: "/", for: request)
+    case .remote: return asset(at: "/remote", for: request)
+    case .asset(let name): return asset(at: "/assets/" + name, for: request)
+    case .time: return reply(.json(WebAPI.time(now: now)))
+    case .status:
+      let (status, input) = daemon.webStatus(at: now)
+      let value = JSONValue.object(
+        JSONObject([
+          ("ok", .bool(true)), ("status", status), ("clock", WebClock(input).json),
+          ("face", WebFace(input).json),
+        ]))
+      return reply(.json(value))
+    case .events:
+      return .eventStream(headers: [
+        HTTPServer.Field("Content-Type", EventStreamFrame.contentType),
+        HTTPServer.Field("Cache-Control", WebCaching.noStore.headerValue),
+      ] + EventStreamFrame.extraHeaders.map { HTTPServer.Field($0.name, $0.value) })
+    case .session:
+      return reply(
+        .json(WebAPI.session(remoteEnabled: settings.pin != nil, signedIn: token != nil)))
+    case .login: return reply(login(request, at: now))
+    case .logout:
+      if let token { sessions.close(token) }
+      return reply(.json(WebAPI.done, headers: [SessionTable.clearCookie]))
+    case .command: return reply(command(request.body))
+    case .presets: return reply(vocabulary(.presets))
+    case .history(let limit): return reply(vocabulary(.history(limit: limit)))
+    case .recent: return reply(vocabulary(.recent))
+    case .schedule: return reply(vocabulary(.schedule))
+    case .explain(let text):
+      let (status, body) = WebAPI.explain(text, defaultCountIn: daemon.defaultCountIn)
+      return reply(.json(body, status: status))
+    }
+  }
+
+  func eventStreamOpened(_ stream: HTTPServer.StreamID, for request: HTTPServer.Request) {
+    let now = clock.monotonic()
+    if streams.isEmpty { nextHeartbeat = now + Self.heartbeatInterval }
+    streams.append(stream)
+    let (status, input) = daemon.webStatus(at: now)
+    let first =
+      Array(EventStreamFrame.retry(milliseconds: EventStreamFrame.retryMilliseconds).utf8)
+      + EventStreamFrame.status(
+        id: takeEventID(), status: status, clock: WebClock(input), face: WebFace(input)
+      ).bytes
+    server?.send(first, to: stream)
+  }
+
+  func eventStreamEnded(_ stream: HTTPServer.StreamID, because reason: HTTPServer.StreamEnd) {
+    streams.removeAll { $0 == stream }
+    if reason == .backlogOverflow || reason == .timedOut {
+      logger.info("web event stream closed: the client does not read", [("stream", "\(stream)")])
+    }
+  }
+
+  // MARK: - Answers
+
+  private func reply(_ reply: WebReply) -> HTTPServer.Answer {
+    let headers =
+      [
+        HTTPServer.Field("Content-Type", reply.contentType),
+        HTTPServer.Field("Cache-Control", reply.caching.headerValue),
+      ] + reply.extraHeaders.map { HTTPServer.Field($0.name, $0.value) }
+    return .response(HTTPServer.Response(status: reply.status, headers: headers, bytes: reply.body))
+  }
+
+  /// An embedded file, or 304 when the client has it already (its ETag).
+  private func asset(at path: String, for request: HTTPServer.Request) -> HTTPServer.Answer {
+    guard let file = assets[path] else {
+      return reply(.error(.notFound(request.path), path: request.path))
+    }
+    var headers = [
+      HTTPServer.Field("Cache-Control", WebCaching.revalidate.headerValue),
+      HTTPServer.Field("ETag", file.etag),
+    ]
+    if let wanted = request.header("if-none-match"), Self.matches(wanted, etag: file.etag) {
+      return .response(HTTPServer.Response(status: 304, headers: headers))
+    }
+    headers.insert(HTTPServer.Field("Content-Type", file.contentType), at: 0)
+    return .response(HTTPServer.Response(status: 200, headers: headers, body: .permanent(file.bytes)))
+  }
+
+  /// Whether an `If-None-Match` list names `etag` (RFC 9110 §13.1.2: a weak comparison).
+  static func matches(_ header: String, etag: String) -> Bool {
+    header.split(separator: ",").contains { candidate in
+      var value = candidate.drop { $0 == " " || $0 == "\t" }
+      while value.last == " " || value.last == "\t" { value = value.dropLast() }
+      if value.hasPrefix("W/") { value = value.dropFirst(2) }
+      return value == "*" || value == etag
+    }
+  }
+
+  private func login(_ request: HTTPServer.Request, at now: Int64) -> WebReply {
+    guard var gate = pinGate else { return .error(.remoteOff, path: request.path) }
+    let pin: String
+    switch WebAPI.pin(fromLoginBody: request.body) {
+    case .success(let value): pin = value
+    case .failure(let error): return .error(error, path: request.path)
+    }
+    let address = request.peer.map { $0.address.description } ?? "unknown"
+    let attempt = gate.attempt(pin, from: address, at: now)
+    pinGate = gate
+    switch attempt {
+    case .granted:
+      let random: [UInt8]
+      do {
+        random = try SecureRandom.bytes(SessionTable.tokenBytes)
+      } catch {
+        logger.error("web sign-in: no random bytes for a session", [("error", "\(error)")])
+        return .error(
+          WebError(
+            status: 503, code: "unavailable", message: "the clock cannot make a session now"),
+          path: request.path)
+      }
+      let token = sessions.open(randomBytes: random, at: now)
+      logger.info("web remote signed in", [("address", address)])
+      return .json(WebAPI.done, headers: [SessionTable.setCookie(token)])
+    case .wrong(let count):
+      logger.warning("web remote: wrong PIN", [("address", address), ("count", String(count))])
+      return .error(attempt.error ?? .wrongPIN, path: request.path)
+    case .throttled:
+      return .error(attempt.error ?? .wrongPIN, path: request.path)
+    }
+  }
+
+  /// `POST /api/command`: the request object of the socket, the socket's reply.
+  private func command(_ body: [UInt8]) -> WebReply {
+    switch CommandProtocol.parse(body) {
+    case .success(let request):
+      if case .subscribe = request.command { return .error(.useEvents, path: "/api/command") }
+      let reply = daemon.respondOnWeb(to: request)
+      return .json(reply, status: WebAPI.status(ofCommandReply: reply))
+    case .failure(let rejection):
+      return .json(
+        CommandProtocol.failure(id: rejection.id, rejection.failure), status: 400)
+    }
+  }
+
+  /// A read of the vocabulary (presets, history, recent, schedule), as the socket answers it.
+  private func vocabulary(_ command: Command) -> WebReply {
+    .json(daemon.respondOnWeb(to: CommandRequest(id: nil, command: command)))
+  }
+}
+
+/// The files compiled into the binary (`Sources/WebAssets/files`), by URL path, with their
+/// ETags worked out once.
+struct WebAssetTable {
+  struct File {
+    let bytes: UnsafeRawBufferPointer
+    let contentType: String
+    let etag: String
+  }
+
+  private var files: [String: File] = [:]
+
+  init() {
+    for index in 0..<web_asset_count() {
+      let asset = web_asset(index)
+      guard let path = asset.path, let type = asset.content_type, let start = asset.bytes else {
+        continue
+      }
+      let bytes = UnsafeRawBufferPointer(start: start, count: Int(asset.length))
+      files[String(cString: path)] = File(
+        bytes: bytes, contentType: String(cString: type), etag: Self.etag(of: bytes))
+    }
+  }
+
+  subscript(path: String) -> File? { files[path] }
+
+  /// A strong validator for bytes that never change while the program runs: their FNV-1a
+  /// hash (64 bits), quoted as RFC 9110 §8.8.3 writes an entity tag.
+  static func etag(of bytes: UnsafeRawBufferPointer) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+  }
+}

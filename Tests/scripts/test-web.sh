@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The web interface against the real wodclockd: the HTTP API with Python clients (every route,
+# the PIN and session rules, hostile clients), then the pages in Debian's headless Chromium
+# driven over the DevTools protocol. Runs the debug binaries `swift build` made.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin="$root/.build/debug"
+[ -x "$bin/wodclockd" ] && [ -x "$bin/wodclockctl" ] || { echo "build first: swift build" >&2; exit 1; }
+# Debian's Python: python3-websocket and the rest come from Debian packages.
+/usr/bin/python3 "$root/Tests/web/test_api.py"
+/usr/bin/python3 "$root/Tests/web/test_browser.py"

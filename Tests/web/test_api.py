@@ -1,0 +1,312 @@
+# SPDX-License-Identifier: MIT
+"""The web interface's HTTP API against the real wodclockd: every route, the PIN and session
+rules, cross-origin POSTs, oversized requests, hostile clients. Run by Tests/scripts/test-web.sh.
+"""
+
+import json
+import os
+import socket
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from wodclock_web import (  # noqa: E402
+    Daemon, EventStream, PIN, command, query, raw_connection, request, sign_in, wait_until)
+
+
+class Routes(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.daemon = Daemon().start()
+        cls.cookie = sign_in(cls.daemon)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.daemon.stop()
+
+    def test_pages_and_assets(self):
+        for path in ("/", "/remote"):
+            response = request(self.daemon, "GET", path)
+            self.assertEqual(response.status, 200, path)
+            self.assertTrue(response.headers["content-type"].startswith("text/html"), path)
+            self.assertIn("default-src 'self'", response.headers["content-security-policy"])
+            self.assertEqual(response.headers["x-content-type-options"], "nosniff")
+            self.assertEqual(response.headers["x-frame-options"], "DENY")
+        page = request(self.daemon, "GET", "/").body.decode()
+        self.assertNotIn("<script>", page, "the CSP allows no inline script")
+        for asset in ("/assets/style.css", "/assets/exercises.json"):
+            response = request(self.daemon, "GET", asset)
+            self.assertEqual(response.status, 200, asset)
+            etag = response.headers["etag"]
+            again = request(self.daemon, "GET", asset, headers={"If-None-Match": etag})
+            self.assertEqual(again.status, 304, asset)
+            self.assertEqual(again.body, b"")
+        exercises = request(self.daemon, "GET", "/assets/exercises.json").json()
+        self.assertEqual(len(exercises), 873)
+
+    def test_unknown_routes_and_methods(self):
+        self.assertEqual(request(self.daemon, "GET", "/nothing").status, 404)
+        missing = request(self.daemon, "GET", "/api/nothing")
+        self.assertEqual(missing.status, 404)
+        self.assertEqual(missing.json()["error"]["code"], "not_found")
+        wrong = request(self.daemon, "GET", "/api/command", cookie=self.cookie)
+        self.assertEqual(wrong.status, 405)
+        self.assertIn("POST", wrong.headers["allow"])
+        self.assertEqual(request(self.daemon, "POST", "/", {"x": 1}).status, 405)
+
+    def test_time_and_status_agree_with_the_socket(self):
+        before = time.monotonic()
+        value = request(self.daemon, "GET", "/api/time").json()
+        self.assertTrue(value["ok"])
+        self.assertIsInstance(value["server_ms"], float)
+        status = request(self.daemon, "GET", "/api/status").json()
+        self.assertTrue(status["ok"])
+        socket_status = self.daemon.status()
+        for key in ("state", "preset", "mode", "round", "rounds"):
+            self.assertEqual(status["status"][key], socket_status[key], key)
+        clock = status["clock"]
+        self.assertGreaterEqual(clock["server_ms"], value["server_ms"])
+        self.assertLess(clock["server_ms"] - value["server_ms"], (time.monotonic() - before) * 1000 + 1)
+        self.assertIn("wall_ms", clock)
+        self.assertIn("utc_offset_s", clock)
+        face = status["face"]
+        self.assertRegex(face["color"], r"^#[0-9a-f]{6}$")
+        self.assertEqual(face["digits"], socket_status["display"])
+
+    def test_session_route(self):
+        anonymous = request(self.daemon, "GET", "/api/session").json()
+        self.assertEqual((anonymous["remote"], anonymous["signed_in"]), (True, False))
+        signed = request(self.daemon, "GET", "/api/session", cookie=self.cookie).json()
+        self.assertTrue(signed["signed_in"])
+
+    def test_reads_behind_the_session(self):
+        for path in ("/api/presets", "/api/history", "/api/recent", "/api/schedule",
+                     "/api/explain?text=amrap%2014"):
+            refused = request(self.daemon, "GET", path)
+            self.assertEqual(refused.status, 401, path)
+            self.assertEqual(refused.json()["error"]["code"], "sign_in", path)
+            allowed = request(self.daemon, "GET", path, cookie=self.cookie)
+            self.assertEqual(allowed.status, 200, path)
+            self.assertTrue(allowed.json()["ok"], path)
+        presets = request(self.daemon, "GET", "/api/presets", cookie=self.cookie).json()
+        self.assertEqual([p["name"] for p in presets["presets"]], ["emom", "tempo", "fran"])
+
+    def test_explain(self):
+        good = request(self.daemon, "GET", "/api/explain?text=" + query("21-15-9 for time cap 10"),
+                       cookie=self.cookie).json()
+        self.assertTrue(good["ok"])
+        self.assertIn("explanation", good)
+        bad = request(self.daemon, "GET", "/api/explain?text=" + query("amarp 12"),
+                      cookie=self.cookie).json()
+        self.assertFalse(bad["ok"])
+        self.assertEqual(bad["error"]["code"], "not_a_workout")
+        self.assertEqual(bad["error"]["column"], 1)
+        self.assertEqual(bad["error"]["length"], 5)
+        self.assertIn("amrap", bad["error"]["hint"])
+        long = request(self.daemon, "GET", "/api/explain?text=" + "a" * 600, cookie=self.cookie)
+        self.assertEqual(long.status, 400)
+
+    def test_events_stream(self):
+        stream = EventStream(self.daemon)
+        try:
+            self.assertIn("text/event-stream", stream.head)
+            first = stream.next_event()
+            self.assertEqual(first.get("retry"), "2000")
+            status = stream.next_of("status")
+            self.assertIsNotNone(status["id"])
+            self.assertIn("clock", status["data"])
+            heartbeat = stream.next_of("heartbeat", timeout=5)
+            self.assertIn("server_ms", heartbeat["data"])
+        finally:
+            stream.close()
+
+
+class Control(unittest.TestCase):
+    def setUp(self):
+        self.daemon = Daemon().start()
+
+    def tearDown(self):
+        self.daemon.stop()
+
+    def test_commands_need_a_session_and_act_like_the_socket(self):
+        refused = request(self.daemon, "POST", "/api/command", {"cmd": "start"})
+        self.assertEqual(refused.status, 401)
+        bogus = command(self.daemon, "wodclock_session=" + "0" * 32, {"cmd": "start"})
+        self.assertEqual(bogus.status, 401)
+        self.assertEqual(self.daemon.status()["state"], "idle")
+        cookie = sign_in(self.daemon)
+        started = command(self.daemon, cookie, {"cmd": "start", "id": 7})
+        self.assertEqual(started.status, 200)
+        reply = started.json()
+        self.assertEqual(reply["id"], 7)
+        self.assertTrue(reply["ok"])
+        self.assertEqual(self.daemon.status()["state"], "running")
+        busy = command(self.daemon, cookie, {"cmd": "load", "workout": "amrap 14"})
+        self.assertEqual(busy.status, 409)
+        self.assertEqual(busy.json()["error"]["code"], "busy")
+        replaced = command(self.daemon, cookie,
+                           {"cmd": "load", "workout": "amrap 14", "replace": True})
+        self.assertEqual(replaced.status, 200)
+        self.assertEqual(self.daemon.status()["workout"], "amrap 14")
+        unknown = command(self.daemon, cookie, {"cmd": "fly"})
+        self.assertEqual(unknown.status, 400)
+        subscribe = command(self.daemon, cookie, {"cmd": "subscribe"})
+        self.assertEqual(subscribe.status, 400)
+        self.assertEqual(subscribe.json()["error"]["code"], "use_events")
+        not_json = request(self.daemon, "POST", "/api/command", b"{not json",
+                           headers={"Content-Type": "application/json"}, cookie=cookie)
+        self.assertEqual(not_json.status, 400)
+        out = request(self.daemon, "POST", "/api/logout", {}, cookie=cookie)
+        self.assertEqual(out.status, 200)
+        self.assertEqual(command(self.daemon, cookie, {"cmd": "pause"}).status, 401)
+
+    def test_cross_origin_posts_are_refused(self):
+        cookie = sign_in(self.daemon)
+        for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"},
+                        {"Origin": f"http://{self.daemon.host}:{self.daemon.port + 1}"},
+                        {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}):
+            response = request(self.daemon, "POST", "/api/command", {"cmd": "start"},
+                               headers=headers, cookie=cookie)
+            self.assertEqual(response.status, 403, headers)
+            self.assertEqual(response.json()["error"]["code"], "cross_origin")
+        form = request(self.daemon, "POST", "/api/command", b"command=start",
+                       headers={"Content-Type": "application/x-www-form-urlencoded"},
+                       cookie=cookie)
+        self.assertEqual(form.status, 415)
+        self.assertEqual(self.daemon.status()["state"], "idle", "nothing started")
+        same = request(self.daemon, "POST", "/api/command", {"cmd": "start"},
+                       headers={"Origin": self.daemon.origin, "Sec-Fetch-Site": "same-origin"},
+                       cookie=cookie)
+        self.assertEqual(same.status, 200)
+        self.assertEqual(self.daemon.status()["state"], "running")
+
+    def test_wrong_pins_slow_down_and_are_logged(self):
+        for attempt in range(3):
+            wrong = request(self.daemon, "POST", "/api/login", {"pin": "0000"})
+            self.assertEqual(wrong.status, 401, attempt)
+            self.assertEqual(wrong.json()["error"]["code"], "wrong_pin")
+        wrong = request(self.daemon, "POST", "/api/login", {"pin": "0001"})
+        self.assertEqual(wrong.status, 401)
+        early = request(self.daemon, "POST", "/api/login", {"pin": PIN})
+        self.assertEqual(early.status, 429, "even the right PIN waits its turn")
+        wait = int(early.headers["retry-after"])
+        self.assertTrue(1 <= wait <= 60, wait)
+        time.sleep(wait + 0.2)
+        right = request(self.daemon, "POST", "/api/login", {"pin": PIN})
+        self.assertEqual(right.status, 200)
+        cookie = right.headers["set-cookie"]
+        for attribute in ("HttpOnly", "SameSite=Strict", "Path=/"):
+            self.assertIn(attribute, cookie)
+        self.assertRegex(cookie, r"^wodclock_session=[0-9a-f]{32};")
+        self.assertGreaterEqual(self.daemon.log().count("wrong PIN"), 4)
+
+    def test_no_pin_serves_the_display_only(self):
+        daemon = Daemon(pin=None).start()
+        try:
+            self.assertEqual(request(daemon, "GET", "/").status, 200)
+            self.assertEqual(request(daemon, "GET", "/api/status").status, 200)
+            self.assertEqual(request(daemon, "GET", "/remote").status, 404)
+            login = request(daemon, "POST", "/api/login", {"pin": "1234"})
+            self.assertEqual(login.status, 404)
+            self.assertEqual(login.json()["error"]["code"], "remote_off")
+            self.assertEqual(
+                request(daemon, "POST", "/api/command", {"cmd": "start"}).status, 401)
+            self.assertFalse(request(daemon, "GET", "/api/session").json()["remote"])
+        finally:
+            daemon.stop()
+
+
+class HostileClients(unittest.TestCase):
+    """Nothing a client does costs the clock its time: checked on the clock itself."""
+
+    def setUp(self):
+        self.daemon = Daemon().start()
+        code, _ = self.daemon.ctl("run", "amrap", "20", "--start")
+        self.assertEqual(code, 0)
+
+    def tearDown(self):
+        self.daemon.stop()
+
+    def assert_clock_keeps_time(self, started_at, elapsed_at_start):
+        """The workout's elapsed time moved on with the real clock, and the socket answers."""
+        elapsed = self.daemon.status()["elapsed_s"] - elapsed_at_start
+        real = time.monotonic() - started_at
+        self.assertLess(abs(elapsed - real), 0.5, (elapsed, real))
+        self.assertTrue(self.daemon.alive())
+
+    def test_oversized_headers_and_bodies(self):
+        start, elapsed = time.monotonic(), self.daemon.status()["elapsed_s"]
+        huge = request(self.daemon, "GET", "/api/status", headers={"X-Filler": "a" * 20000})
+        self.assertTrue(400 <= huge.status < 500, huge.status)
+        cookie = sign_in(self.daemon)
+        body = request(self.daemon, "POST", "/api/command",
+                       b'{"command":"status","pad":"' + b"x" * 20000 + b'"}',
+                       headers={"Content-Type": "application/json"}, cookie=cookie)
+        self.assertEqual(body.status, 413)
+        self.assertEqual(request(self.daemon, "GET", "/api/time").status, 200)
+        self.assert_clock_keeps_time(start, elapsed)
+
+    def test_slowloris_and_500_connections(self):
+        start, elapsed = time.monotonic(), self.daemon.status()["elapsed_s"]
+        slow = []
+        for _ in range(8):
+            connection = raw_connection(self.daemon)
+            connection.sendall(b"GET /api/status HTTP/1.1\r\nHost: x\r\n")
+            slow.append(connection)
+        many = []
+        for _ in range(500):
+            try:
+                many.append(socket.create_connection((self.daemon.host, self.daemon.port),
+                                                     timeout=2))
+            except OSError:
+                pass
+        for _ in range(3):
+            for connection in slow:
+                connection.sendall(b"X-Slow: 1\r\n")
+            time.sleep(1)
+        for connection in many:
+            connection.close()
+        # With the flood gone, a new client is served at once, while the slow ones still hang.
+        response = wait_until(lambda: self._try_time(), timeout=10, what="a served request")
+        self.assertEqual(response.status, 200)
+        self.assert_clock_keeps_time(start, elapsed)
+        stats = json.loads(self.daemon.ctl("--json", "stats")[1])
+        self.assertLessEqual(stats["web"]["connections"], 64)
+        for connection in slow:
+            connection.close()
+
+    def _try_time(self):
+        try:
+            return request(self.daemon, "GET", "/api/time", timeout=2)
+        except OSError:
+            return None
+
+    def test_a_stream_client_that_never_reads(self):
+        daemon = Daemon(extra_args=["--speed", "200"]).start()
+        try:
+            # Every displayed second is a status event: 200 a second at --speed 200, for 60 s.
+            daemon.ctl("run", "amrap", "200", "--start")
+            stuck = raw_connection(daemon)
+            stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stuck.sendall(f"GET /api/events HTTP/1.1\r\nHost: {daemon.address}\r\n\r\n".encode())
+            reader = EventStream(daemon)
+            self.assertEqual(reader.next_of("status")["event"], "status")
+            stats = lambda: json.loads(daemon.ctl("--json", "stats")[1])["web"]
+            wait_until(lambda: stats()["streams"] == 2, what="two open streams")
+            # The reader keeps reading; the stuck one is closed once its backlog passes the cap.
+            deadline = time.monotonic() + 60
+            while stats()["streams"] > 1 and time.monotonic() < deadline:
+                for _ in range(20):
+                    reader.next_event()
+            self.assertEqual(stats()["streams"], 1, "the stuck stream was closed")
+            reader.next_of("status")
+            self.assertTrue(daemon.alive())
+            stuck.close()
+            reader.close()
+        finally:
+            daemon.stop()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

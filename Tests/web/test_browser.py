@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: MIT
+"""The pages in a real browser (Debian's headless Chromium over the DevTools protocol) against
+the real wodclockd: the display shows the daemon's second, resyncs after a cut stream, and
+the remote signs in, starts the clock and explains what the coach types.
+Run by Tests/scripts/test-web.sh.
+"""
+
+import os
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from wodclock_web import PIN, Browser, Daemon, chromium_path, wait_until  # noqa: E402
+
+
+def shown(browser):
+    return browser.evaluate("window.wodclockDisplay && window.wodclockDisplay.digits()")
+
+
+@unittest.skipUnless(chromium_path(), "Debian's chromium is not installed")
+class Display(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.daemon = Daemon().start()
+        cls.browser = Browser()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.close()
+        cls.daemon.stop()
+
+    def setUp(self):
+        self.browser.offline(False)
+        self.browser.navigate(self.daemon.url("/"))
+        wait_until(lambda: shown(self.browser), timeout=15, what="the display's digits")
+
+    def assert_shows_the_daemons_second(self, samples=12):
+        """The digits the page draws are the daemon's: read the daemon, the page, the daemon
+        again; at a second boundary the page may show either side of it, nothing else."""
+        for _ in range(samples):
+            before = self.daemon.status()["display"]
+            page = shown(self.browser)
+            after = self.daemon.status()["display"]
+            self.assertIn(page, {before, after}, f"page {page}, daemon {before}..{after}")
+            time.sleep(0.37)
+
+    def test_digits_follow_the_daemon(self):
+        self.assert_shows_the_daemons_second(samples=4)  # idle: the loaded workout's length
+        code, _ = self.daemon.ctl("start")
+        self.assertEqual(code, 0)
+        wait_until(lambda: shown(self.browser) != "1:00", what="the page to count down")
+        self.assert_shows_the_daemons_second()
+        word = self.browser.evaluate("window.wodclockDisplay.word()")
+        self.assertEqual(word.upper(), "WORK")
+
+    def test_cut_stream_goes_offline_then_resyncs(self):
+        self.daemon.ctl("reset")
+        self.daemon.ctl("start")
+        self.assert_shows_the_daemons_second(samples=2)
+        self.browser.offline(True)
+        wait_until(lambda: self.browser.evaluate("window.wodclockDisplay.offline()"),
+                   timeout=12, what="the page to say it is offline")
+        self.browser.offline(False)
+        wait_until(lambda: not self.browser.evaluate("window.wodclockDisplay.offline()"),
+                   timeout=20, what="the page to reconnect")
+        self.assert_shows_the_daemons_second(samples=5)
+
+
+@unittest.skipUnless(chromium_path(), "Debian's chromium is not installed")
+class Remote(unittest.TestCase):
+    def test_sign_in_start_and_explain(self):
+        with Daemon() as daemon, Browser(width=390, height=844, mobile=True) as browser:
+            browser.navigate(daemon.url("/remote"))
+            hooks = "window.wodclockRemote"
+            wait_until(lambda: browser.evaluate(f"{hooks} && {hooks}.needsPin()"),
+                       what="the PIN pad")
+            browser.evaluate(f"{hooks}.enterPin('0000')")
+            wait_until(lambda: browser.evaluate(f"{hooks}.pinMessage()"), what="a refusal")
+            self.assertFalse(browser.evaluate(f"{hooks}.signedIn()"))
+            browser.evaluate(f"{hooks}.enterPin('{PIN}')")
+            wait_until(lambda: browser.evaluate(f"{hooks}.signedIn()"), what="signing in")
+            browser.evaluate(f"{hooks}.press('start')")
+            wait_until(lambda: daemon.status()["state"] == "running", what="the clock to run")
+            wait_until(lambda: browser.evaluate(f"{hooks}.shownState()") == "running",
+                       what="the remote to show the clock running")
+            browser.evaluate(f"{hooks}.type('21-15-9 for time cap 10')")
+            explanation = wait_until(lambda: browser.evaluate(f"{hooks}.explanation()"),
+                                     what="the explanation")
+            self.assertIn("21", explanation)
+            self.assertIn("10:00", explanation)
+            browser.evaluate(f"{hooks}.type('amarp 12')")
+            problem = wait_until(lambda: browser.evaluate(f"{hooks}.problem()"),
+                                 what="the problem with the text")
+            self.assertIn("amrap", problem)
+            browser.evaluate(f"{hooks}.type('amrap 14')")
+            wait_until(lambda: browser.evaluate(f"{hooks}.explanation()"), what="amrap 14")
+            browser.evaluate(f"{hooks}.load(true)")
+            wait_until(lambda: browser.evaluate(f"{hooks}.confirmingReplace()"),
+                       what="the question before a running workout is replaced")
+            browser.evaluate(f"{hooks}.confirmReplace()")
+            wait_until(lambda: daemon.status()["workout"] == "amrap 14"
+                       and daemon.status()["state"] in ("running", "countin"),
+                       what="amrap 14 to run")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
