@@ -31,7 +31,7 @@ class Display(unittest.TestCase):
         cls.daemon.stop()
 
     def setUp(self):
-        self.browser.offline(False)
+        self.daemon.ctl("reset")
         self.browser.navigate(self.daemon.url("/"))
         wait_until(lambda: shown(self.browser), timeout=15, what="the display's digits")
 
@@ -54,14 +54,19 @@ class Display(unittest.TestCase):
         word = self.browser.evaluate("window.wodclockDisplay.word()")
         self.assertEqual(word.upper(), "WORK")
 
-    def test_cut_stream_goes_offline_then_resyncs(self):
-        self.daemon.ctl("reset")
+    def test_silent_stream_goes_offline_then_resyncs(self):
         self.daemon.ctl("start")
         self.assert_shows_the_daemons_second(samples=2)
-        self.browser.offline(True)
-        wait_until(lambda: self.browser.evaluate("window.wodclockDisplay.offline()"),
-                   timeout=12, what="the page to say it is offline")
-        self.browser.offline(False)
+        # The daemon stopped: the stream stays open but says nothing, not even a heartbeat.
+        self.daemon.freeze(True)
+        try:
+            wait_until(lambda: self.browser.evaluate("window.wodclockDisplay.offline()"),
+                       timeout=12, what="the page to say it is offline")
+            frozen = shown(self.browser)
+            time.sleep(1.5)
+            self.assertEqual(shown(self.browser), frozen, "offline, the time does not move")
+        finally:
+            self.daemon.freeze(False)
         wait_until(lambda: not self.browser.evaluate("window.wodclockDisplay.offline()"),
                    timeout=20, what="the page to reconnect")
         self.assert_shows_the_daemons_second(samples=5)

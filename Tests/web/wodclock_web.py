@@ -96,6 +96,11 @@ class Daemon:
         value = json.loads(out)
         return value.get("status", value)
 
+    def freeze(self, on):
+        """Stops the daemon (SIGSTOP: its connections stay open and say nothing, as on a dead
+        network) or lets it go on (SIGCONT: it catches up with the real clock)."""
+        self.process.send_signal(signal.SIGSTOP if on else signal.SIGCONT)
+
     def alive(self):
         return self.process.poll() is None
 
@@ -289,9 +294,14 @@ class Browser:
             arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)
         port_file = os.path.join(self.profile, "DevToolsActivePort")
-        wait_until(lambda: os.path.exists(port_file) and open(port_file).read().count("\n") >= 1,
-                   timeout=30, what="Chromium's DevTools port")
-        port = int(open(port_file).read().split("\n")[0])
+        def port_written():
+            if not os.path.exists(port_file):
+                return False
+            with open(port_file) as f:
+                return f.read().count("\n") >= 1
+        wait_until(port_written, timeout=30, what="Chromium's DevTools port")
+        with open(port_file) as f:
+            port = int(f.read().split("\n")[0])
         targets = wait_until(lambda: self._page_targets(port), timeout=15,
                              what="Chromium's first page")
         self.ws = websocket.create_connection(
@@ -313,6 +323,8 @@ class Browser:
             targets = json.loads(connection.getresponse().read())
         except OSError:
             return None
+        finally:
+            connection.close()
         return [t for t in targets if t.get("type") == "page"] or None
 
     def send(self, method, **params):
