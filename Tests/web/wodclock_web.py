@@ -311,9 +311,9 @@ class Browser:
         self.send("Page.enable")
         self.send("Runtime.enable")
         self.send("Network.enable")
-        if mobile or (width, height) != (1920, 1080):
-            self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
-                      deviceScaleFactor=3 if mobile else 1, mobile=mobile)
+        # The page's own size, whatever the headless window's frame takes.
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                  deviceScaleFactor=3 if mobile else 1, mobile=mobile)
 
     @staticmethod
     def _page_targets(port):
