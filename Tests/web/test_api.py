@@ -219,6 +219,27 @@ class Control(unittest.TestCase):
             daemon.stop()
 
 
+class Start(unittest.TestCase):
+    def test_a_taken_port_is_a_clear_error(self):
+        holder = socket.socket()
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        daemon = Daemon(listen=f"127.0.0.1:{port}")
+        try:
+            with self.assertRaises(AssertionError) as failure:
+                daemon.start()
+            self.assertEqual(daemon.process.wait(timeout=10), 69)
+            log = daemon.log()
+            self.assertIn(f"cannot listen on 127.0.0.1:{port}", log)
+            self.assertIn("in use", log)
+            self.assertIn("ss -ltnp", log)
+            self.assertIn("exited with 69", str(failure.exception))
+        finally:
+            holder.close()
+            daemon.stop()
+
+
 class HostileClients(unittest.TestCase):
     """Nothing a client does costs the clock its time: checked on the clock itself."""
 

@@ -135,9 +135,10 @@ final class WebFront: HTTPRequestHandler {
     guard !streams.isEmpty else { return }
     var bytes: [UInt8] = []
     for cue in cues {
-      bytes += EventStreamFrame.cue(
-        id: takeEventID(), cue: CommandProtocol.cue(cue.kind), due: cue.due, now: now
-      ).bytes
+      bytes +=
+        EventStreamFrame.cue(
+          id: takeEventID(), cue: CommandProtocol.cue(cue.kind), due: cue.due, now: now
+        ).bytes
     }
     let (status, input) = daemon.webStatus(at: now)
     let face = WebFace(input)
@@ -147,9 +148,10 @@ final class WebFront: HTTPRequestHandler {
     let statusChanged = !feed.events(cues: [], status: status, force: force).isEmpty
     if statusChanged || faceChanged {
       lastFace = face
-      bytes += EventStreamFrame.status(
-        id: takeEventID(), status: status, clock: WebClock(input), face: face
-      ).bytes
+      bytes +=
+        EventStreamFrame.status(
+          id: takeEventID(), status: status, clock: WebClock(input), face: face
+        ).bytes
     }
     if !bytes.isEmpty { broadcast(bytes) }
   }
@@ -207,10 +209,11 @@ final class WebFront: HTTPRequestHandler {
         ]))
       return reply(.json(value))
     case .events:
-      return .eventStream(headers: [
-        HTTPServer.Field("Content-Type", EventStreamFrame.contentType),
-        HTTPServer.Field("Cache-Control", WebCaching.noStore.headerValue),
-      ] + EventStreamFrame.extraHeaders.map { HTTPServer.Field($0.name, $0.value) })
+      return .eventStream(
+        headers: [
+          HTTPServer.Field("Content-Type", EventStreamFrame.contentType),
+          HTTPServer.Field("Cache-Control", WebCaching.noStore.headerValue),
+        ] + EventStreamFrame.extraHeaders.map { HTTPServer.Field($0.name, $0.value) })
     case .session:
       return reply(
         .json(WebAPI.session(remoteEnabled: settings.pin != nil, signedIn: token != nil)))
@@ -273,7 +276,8 @@ final class WebFront: HTTPRequestHandler {
       return .response(HTTPServer.Response(status: 304, headers: headers))
     }
     headers.insert(HTTPServer.Field("Content-Type", file.contentType), at: 0)
-    return .response(HTTPServer.Response(status: 200, headers: headers, body: .permanent(file.bytes)))
+    return .response(
+      HTTPServer.Response(status: 200, headers: headers, body: .permanent(file.bytes)))
   }
 
   /// Whether an `If-None-Match` list names `etag` (RFC 9110 §13.1.2: a weak comparison).
