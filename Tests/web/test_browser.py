@@ -5,10 +5,12 @@ the remote signs in, starts the clock and explains what the coach types.
 Run by Tests/scripts/test-web.sh.
 """
 
+import datetime
 import os
 import sys
 import time
 import unittest
+import zoneinfo
 
 sys.path.insert(0, os.path.dirname(__file__))
 from wodclock_web import PIN, Browser, Daemon, chromium_path, wait_until  # noqa: E402
@@ -34,6 +36,8 @@ class Display(unittest.TestCase):
         self.daemon.ctl("reset")
         self.browser.navigate(self.daemon.url("/"))
         wait_until(lambda: shown(self.browser), timeout=15, what="the display's digits")
+        wait_until(lambda: self.browser.evaluate("window.wodclockDisplay.offsetMs()") is not None,
+                   what="the page to measure its offset from the daemon's clock")
 
     def assert_shows_the_daemons_second(self, samples=12):
         """The digits the page draws are the daemon's: read the daemon, the page, the daemon
@@ -70,6 +74,40 @@ class Display(unittest.TestCase):
         wait_until(lambda: not self.browser.evaluate("window.wodclockDisplay.offline()"),
                    timeout=20, what="the page to reconnect")
         self.assert_shows_the_daemons_second(samples=5)
+
+
+IDLE_CLOCK = """\
+defaults:
+  preset: amrap
+clock:
+  idle: clock
+  format: 24h
+  seconds: true
+presets:
+  amrap: "amrap 14"
+outputs:
+  - type: log
+"""
+
+
+@unittest.skipUnless(chromium_path(), "Debian's chromium is not installed")
+class TimeOfDay(unittest.TestCase):
+    def test_the_idle_screen_shows_the_gyms_time_not_the_browsers(self):
+        # The daemon keeps New York's time; the browser runs in UTC, as a TV set to the wrong
+        # zone would: the page shows New York's time of day, to the second.
+        zone = "America/New_York"
+        with Daemon(config=IDLE_CLOCK, tz=zone) as daemon, Browser() as browser:
+            browser.navigate(daemon.url("/"))
+            wait_until(lambda: shown(browser), timeout=15, what="the time of day")
+            wait_until(lambda: browser.evaluate("window.wodclockDisplay.offsetMs()") is not None,
+                       what="the page to measure its offset from the daemon's clock")
+            for _ in range(5):
+                before = datetime.datetime.now(zoneinfo.ZoneInfo(zone))
+                page = shown(browser)
+                after = datetime.datetime.now(zoneinfo.ZoneInfo(zone))
+                expected = {t.strftime("%H:%M:%S") for t in (before, after)}
+                self.assertIn(page, expected)
+                time.sleep(0.4)
 
 
 @unittest.skipUnless(chromium_path(), "Debian's chromium is not installed")

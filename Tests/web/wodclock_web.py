@@ -39,7 +39,7 @@ def wait_until(condition, timeout=10.0, interval=0.02, what="the condition"):
 class Daemon:
     """One wodclockd in a temporary directory with the web interface on a free loopback port."""
 
-    def __init__(self, config=None, pin=PIN, listen="127.0.0.1:0", extra_args=()):
+    def __init__(self, config=None, pin=PIN, listen="127.0.0.1:0", extra_args=(), tz="UTC"):
         self.directory = tempfile.mkdtemp(prefix="wodclock-web-")
         self.config_path = os.path.join(self.directory, "wodclock.yaml")
         self.socket_path = os.path.join(self.directory, "wodclockd.sock")
@@ -48,6 +48,7 @@ class Daemon:
         with open(self.config_path, "w") as f:
             f.write((config or DEFAULT_CONFIG) + web)
         self.extra_args = list(extra_args)
+        self.tz = tz
         self.process = None
         self.address = None
 
@@ -58,7 +59,7 @@ class Daemon:
              "--socket", self.socket_path, "--state-dir", os.path.join(self.directory, "state")]
             + self.extra_args,
             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-            env={"PATH": "/usr/bin:/bin", "TZ": "UTC"})
+            env={"PATH": "/usr/bin:/bin", "TZ": self.tz})
         log.close()
         self.address = wait_until(self._announced_address, what="'web interface ready' in the log")
         host, port = self.address.rsplit(":", 1)
