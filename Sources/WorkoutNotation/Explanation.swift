@@ -248,8 +248,10 @@ enum Explainer {
     case .tempo(let parameters):
       return
         "Tempo \(parameters.tempo.written): \(parameters.sets) sets of \(parameters.reps) reps"
-        + (parameters.unilateral ? " each side" : "") + ", \(clock(parameters.setRest)) rest"
-        + total
+        + (parameters.unilateral ? " each side" : "")
+        + (parameters.startPhase == .concentric ? ", up first" : "")
+        + (parameters.reverseDirection ? ", reversed" : "")
+        + ", \(clock(parameters.setRest)) rest" + total
     case .sequence(let parameters):
       return "a sequence of \(parameters.steps.count) steps" + total
     }
@@ -303,12 +305,11 @@ enum Explainer {
       meaning = text + " (bare numbers in work/rest are seconds)"
     case .tempo(let parameters):
       let tempo = parameters.tempo
-      let phases = [
-        ("down", TempoPhase.eccentric), ("pause at the bottom", .bottomPause),
-        ("up", .concentric), ("pause at the top", .topPause),
-      ].map { name, phase in
+      // In the order they run, named as the displays show them.
+      let phases = parameters.phaseOrder.map { phase in
+        let name = phaseName(phase, reversed: parameters.reverseDirection)
         if phase == .concentric && tempo.value(of: phase) == 0 {
-          return "up explosive (X, timed as 1 s)"
+          return "\(name) explosive (X, timed as 1 s)"
         }
         return "\(name) \(seconds(tempo.duration(of: phase)))"
       }
@@ -316,6 +317,11 @@ enum Explainer {
         phases.joined(separator: ", ") + "; \(parameters.reps) reps × \(parameters.sets) sets"
         + (parameters.unilateral ? " on each side" : "")
         + ", \(clock(parameters.setRest)) rest between sets"
+        + (parameters.startPhase == .concentric
+          ? "; up first: each rep starts with the lift, as a deadlift or a pull-up does" : "")
+        + (parameters.reverseDirection
+          ? "; reversed: the lift is shown going down and the lowering going up, as on a lat"
+            + " pulldown, timed the same" : "")
     }
     return "\(written): \(meaning)"
   }
@@ -361,8 +367,20 @@ enum Explainer {
     return result
   }
 
+  /// A tempo phase as the displays name it: a reversed lift shows its lowering going up.
+  static func phaseName(_ phase: TempoPhase, reversed: Bool) -> String {
+    switch (phase, reversed) {
+    case (.eccentric, false), (.concentric, true): "down"
+    case (.concentric, false), (.eccentric, true): "up"
+    case (.bottomPause, false), (.topPause, true): "pause at the bottom"
+    case (.topPause, false), (.bottomPause, true): "pause at the top"
+    }
+  }
+
   static func what(_ segment: Segment, mode: WorkoutMode?) -> String {
     if let label = segment.label { return label }
+    var reversed = false
+    if case .tempo(let parameters)? = mode { reversed = parameters.reverseDirection }
     switch segment.kind {
     case .countIn: return "count-in"
     case .work:
@@ -375,10 +393,10 @@ enum Explainer {
     case .rest: return "rest"
     case .setRest: return "set rest"
     case .sideSwitch: return "switch sides"
-    case .eccentric: return "down"
-    case .bottomPause: return "pause"
-    case .concentric: return "up"
-    case .topPause: return "pause at the top"
+    case .eccentric: return reversed ? "up" : "down"
+    case .bottomPause: return reversed ? "pause at the top" : "pause"
+    case .concentric: return reversed ? "down" : "up"
+    case .topPause: return reversed ? "pause" : "pause at the top"
     }
   }
 }

@@ -488,7 +488,8 @@ struct Parser {
     "sets", "set",
   ]
 
-  /// `tempo 31X0 6x4 rest 90s`, `tempo 3-1-1-0 x 6 x 4 r 1:30 each side`, `tempo 4010 5 reps 3 sets`.
+  /// `tempo 31X0 6x4 rest 90s`, `tempo 3-1-1-0 x 6 x 4 r 1:30 each side`, `tempo 4010 5 reps 3 sets`,
+  /// `tempo 30X0 5x3 rest 2:00 up first reversed`.
   mutating func tempo() throws(NotationDiagnostic) -> WrittenPart {
     guard let first = current else {
       throw NotationDiagnostic(
@@ -747,6 +748,22 @@ struct Parser {
       case ("unilateral", .workout(.tempo(var parameters))):
         parameters.unilateral = true
         part.body = .workout(.tempo(parameters))
+      case ("up", .workout(.tempo(var parameters))),
+        ("concentric", .workout(.tempo(var parameters))):
+        // A deadlift or a pull-up starts with the lift: `up first`.
+        guard take("first") else {
+          throw NotationDiagnostic(
+            columns: hereColumns,
+            message: "expected 'first' after '\(word)', found \(shown(current))",
+            hint: "write 'up first' for sets that start with the lift (a deadlift, a pull-up)")
+        }
+        parameters.startPhase = .concentric
+        part.body = .workout(.tempo(parameters))
+      case ("reversed", .workout(.tempo(var parameters))),
+        ("reverse", .workout(.tempo(var parameters))):
+        // A lat pulldown's lift pulls down: the arrows and words swap, the timing stays.
+        parameters.reverseDirection = true
+        part.body = .workout(.tempo(parameters))
       case ("min", _), ("mins", _), ("minutes", _), ("s", _), ("sec", _), ("seconds", _):
         index -= 1
         throw NotationDiagnostic(
@@ -911,11 +928,14 @@ struct Parser {
     case .workout(.forTime): words = ["cap", "countin", "no countin"]
     case .workout(.intervals), .workout(.tabata):
       words = ["x", "rest", "no last rest", "countin", "no countin"]
-    case .workout(.tempo): words = ["x", "rest", "each side", "countin", "no countin"]
+    case .workout(.tempo):
+      words = ["x", "rest", "each side", "up first", "reversed", "countin", "no countin"]
     default: words = ["countin", "no countin"]
     }
     let allWords =
-      words + ["cap", "rest", "each side", "countin", "amrap", "emom", "tabata", "tempo"]
+      words + [
+        "cap", "rest", "each side", "reversed", "countin", "amrap", "emom", "tabata", "tempo",
+      ]
     let listing =
       "this part may be followed by \(words.map { "'\($0)'" }.joined(separator: ", ")), a caption after ':' (as in ': cindy'), or '+' and another part"
     let match = closestMatch(to: written, among: allWords)

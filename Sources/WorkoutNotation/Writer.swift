@@ -5,9 +5,9 @@ import WorkoutCore
 
 extension WorkoutNotation {
   /// The canonical notation of `plan`, or nil when the notation cannot express it (a clock, a
-  /// sequence not made of written parts, a tempo that starts on the lift, ...). Lengths are
-  /// written as m:ss (an AMRAP's and a cap's whole minutes bare), the count-in only when it is
-  /// not 10 s.
+  /// sequence not made of written parts, a tempo with a switch pause other than 5 s, ...).
+  /// Lengths are written as m:ss (an AMRAP's and a cap's whole minutes bare), the count-in only
+  /// when it is not 10 s; a tempo's words in the order `each side`, `up first`, `reversed`.
   public static func write(_ plan: WorkoutPlan) -> String? {
     guard let text = Writer.plan(plan) else { return nil }
     // Only a text that reads back into the same plan is its notation.
@@ -162,12 +162,14 @@ enum Writer {
       }
       if parameters.skipLastRest { text += " no last rest" }
     case .tempo(let parameters):
-      guard parameters.startPhase == .eccentric, !parameters.reverseDirection,
-        parameters.switchPause == .seconds(5), let rest = clock(parameters.setRest)
-      else { return nil }
+      guard parameters.switchPause == .seconds(5), let rest = clock(parameters.setRest) else {
+        return nil
+      }
       text =
         "tempo \(parameters.tempo.written) \(parameters.reps) x \(parameters.sets) rest \(rest)"
       if parameters.unilateral { text += " each side" }
+      if parameters.startPhase == .concentric { text += " up first" }
+      if parameters.reverseDirection { text += " reversed" }
     }
     if let label {
       guard labels.isEmpty, isCaption(label, cycling: false) else { return nil }

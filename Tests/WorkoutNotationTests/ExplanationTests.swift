@@ -111,6 +111,33 @@ struct ExplanationTests {
     #expect(tempo.readings.first?.contains("up explosive (X, timed as 1 s)") == true)
   }
 
+  @Test func aTempoThatStartsWithTheLiftOrIsReversedSaysSo() throws {
+    let deadlift = try explained("tempo 30X0 5x3 rest 2:00 up first")
+    #expect(deadlift.summary.hasPrefix("Tempo 30X0: 3 sets of 5 reps, up first, 2:00 rest"))
+    #expect(
+      deadlift.readings == [
+        "tempo 30X0 5 x 3 rest 2:00 up first: up explosive (X, timed as 1 s), pause at the top"
+          + " 0 s, down 3 s, pause at the bottom 0 s; 5 reps × 3 sets, 2:00 rest between sets;"
+          + " up first: each rep starts with the lift, as a deadlift or a pull-up does"
+      ])
+    #expect(
+      deadlift.parts.first?.pieces.first?.description
+        == "2 × (5 × (up 0:01, down 0:03), set rest 2:00)")
+
+    let pulldown = try explained("tempo 2011 8 x 3 reversed")
+    #expect(pulldown.summary.hasPrefix("Tempo 2011: 3 sets of 8 reps, reversed, 1:30 rest"))
+    let reading = try #require(pulldown.readings.first)
+    #expect(reading.hasPrefix("tempo 2011 8 x 3 rest 1:30 reversed: up 2 s, pause at the top 0 s,"))
+    #expect(reading.contains("down 1 s, pause at the bottom 1 s;"))
+    #expect(
+      reading.hasSuffix(
+        "; reversed: the lift is shown going down and the lowering going up, as on a lat pulldown, timed the same"
+      ))
+    #expect(
+      pulldown.parts.first?.pieces.first?.description
+        == "2 × (8 × (up 0:02, down 0:01, pause 0:01), set rest 1:30)")
+  }
+
   @Test func aCountInOfTheTextIsTheOneExplained() throws {
     #expect(try explained("tabata countin 5s").summary.hasSuffix(" after a 5 s count-in"))
     #expect(try json("tabata countin 5s")["count_in_s"] == .integer(5))

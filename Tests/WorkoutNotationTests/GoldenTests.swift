@@ -138,6 +138,17 @@ struct GoldenTests {
       "tempo 2020 5 reps x 3 sets unilateral", total: 325, segments: 66,
       "tempo 2020 5 x 3 rest 1:30 each side"),
     Golden(
+      "tempo 30X0 5x3 rest 2:00 up first", total: 310, segments: 33,
+      "tempo 30X0 5 x 3 rest 2:00 up first"),
+    Golden(
+      "tempo 3-1-1-0 x 6 x 4 r 1:30 each side concentric first reverse", total: 540,
+      segments: 152, "tempo 3110 6 x 4 rest 1:30 each side up first reversed"),
+    Golden(
+      "tempo 2011 8 x 3 reversed", total: 286, segments: 75, "tempo 2011 8 x 3 rest 1:30 reversed"),
+    Golden(
+      "tempo 4010 5 x 3 reversed up first", total: 265, segments: 33,
+      "tempo 4010 5 x 3 rest 1:30 up first reversed"),
+    Golden(
       "warmup 5 + 21-15-9 for time + cooldown 5", total: nil, segments: 7,
       labels: ["warm-up", "get ready", "21 reps", "15 reps", "9 reps", "cool-down"],
       "warm-up 5:00 + 21-15-9 for time + cool-down 5:00"),
@@ -171,6 +182,21 @@ struct GoldenTests {
   ]
 
   static let refused: [Refused] = [
+    Refused(
+      "tempo 31X0 6x4 up", column: 18, "expected 'first' after 'up', found the end",
+      hint: "write 'up first' for sets that start with the lift (a deadlift, a pull-up)"),
+    Refused(
+      "tempo 31X0 6x4 concentric last", column: 27,
+      "expected 'first' after 'concentric', found 'last'",
+      hint: "write 'up first' for sets that start with the lift (a deadlift, a pull-up)"),
+    Refused(
+      "tempo 31X0 6x4 revesred", column: 16, "unexpected word 'revesred'",
+      hint: "did you mean 'reversed'?"),
+    Refused(
+      "amrap 14 reversed", column: 10, "'reversed' does not go with this part",
+      hint:
+        "this part may be followed by 'countin', 'no countin', a caption after ':' (as in ': cindy'), or '+' and another part"
+    ),
     Refused(
       "amarp 12", column: 1, "unknown word 'amarp': expected a workout",
       hint: "did you mean 'amrap'?"),

@@ -69,7 +69,10 @@ struct PropertyTests {
         TempoParameters(
           tempo: tempo, reps: Int.random(in: 1...12, using: &random),
           sets: Int.random(in: 1...6, using: &random),
-          setRest: seconds(0...300), unilateral: Bool.random(using: &random)))
+          setRest: seconds(0...300),
+          startPhase: Bool.random(using: &random) ? .concentric : .eccentric,
+          unilateral: Bool.random(using: &random),
+          reverseDirection: Bool.random(using: &random)))
     default:
       // A chain of written parts.
       let parts = [
@@ -105,9 +108,18 @@ struct PropertyTests {
   @Test("a clock and a plan the notation cannot express have no notation")
   func inexpressible() {
     #expect(WorkoutNotation.write(WorkoutPlan(name: "c", mode: .clock(ClockFace()))) == nil)
+    // The notation has no word for a side switch of other than 5 s.
     var tempo = TempoParameters(tempo: Tempo(halfSeconds: [6, 0, 2, 0]), reps: 5)
-    tempo.startPhase = .concentric
+    tempo.unilateral = true
+    tempo.switchPause = .seconds(8)
     #expect(WorkoutNotation.write(WorkoutPlan(name: "t", mode: .tempo(tempo))) == nil)
+    // It has them for a start on the lift and a reversed lift.
+    tempo.switchPause = .seconds(5)
+    tempo.startPhase = .concentric
+    tempo.reverseDirection = true
+    #expect(
+      WorkoutNotation.write(WorkoutPlan(name: "t", mode: .tempo(tempo)))
+        == "tempo 3010 5 x 1 rest 1:30 each side up first reversed")
   }
 
   @Test("no input traps or runs away: seeded mutations of the golden table and random bytes")
