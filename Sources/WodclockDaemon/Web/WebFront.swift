@@ -31,7 +31,7 @@ final class WebFront: HTTPRequestHandler {
   private unowned let daemon: any WebDaemonAccess
   private let logger: Logger
   private let clock: DaemonClock
-  private let assets: WebAssetTable
+  private var assets: WebAssetTable
   private var sessions = SessionTable()
   private var pinGate: PINGate?
   /// The open event streams, in the order they opened.
@@ -265,14 +265,14 @@ final class WebFront: HTTPRequestHandler {
 
   /// An embedded file, or 304 when the client has it already (its ETag).
   private func asset(at path: String, for request: HTTPServer.Request) -> HTTPServer.Answer {
-    guard let file = assets[path] else {
+    guard let (file, etag) = assets.file(at: path) else {
       return reply(.error(.notFound(request.path), path: request.path))
     }
     var headers = [
       HTTPServer.Field("Cache-Control", WebCaching.revalidate.headerValue),
-      HTTPServer.Field("ETag", file.etag),
+      HTTPServer.Field("ETag", etag),
     ]
-    if let wanted = request.header("if-none-match"), Self.matches(wanted, etag: file.etag) {
+    if let wanted = request.header("if-none-match"), Self.matches(wanted, etag: etag) {
       return .response(HTTPServer.Response(status: 304, headers: headers))
     }
     headers.insert(HTTPServer.Field("Content-Type", file.contentType), at: 0)
@@ -342,13 +342,14 @@ final class WebFront: HTTPRequestHandler {
   }
 }
 
-/// The files compiled into the binary (`Sources/WebAssets/files`), by URL path, with their
-/// ETags worked out once.
+/// The files compiled into the binary (`Sources/WebAssets/files`), by URL path. A file's ETag
+/// is worked out when it is first asked for: hashing every file at start would bring all of
+/// them into memory, and a display never asks for the remote's.
 struct WebAssetTable {
   struct File {
     let bytes: UnsafeRawBufferPointer
     let contentType: String
-    let etag: String
+    var etag: String?
   }
 
   private var files: [String: File] = [:]
@@ -359,13 +360,21 @@ struct WebAssetTable {
       guard let path = asset.path, let type = asset.content_type, let start = asset.bytes else {
         continue
       }
-      let bytes = UnsafeRawBufferPointer(start: start, count: Int(asset.length))
       files[String(cString: path)] = File(
-        bytes: bytes, contentType: String(cString: type), etag: Self.etag(of: bytes))
+        bytes: UnsafeRawBufferPointer(start: start, count: Int(asset.length)),
+        contentType: String(cString: type), etag: nil)
     }
   }
 
-  subscript(path: String) -> File? { files[path] }
+  /// The file at `path` with its ETag.
+  mutating func file(at path: String) -> (file: File, etag: String)? {
+    guard var file = files[path] else { return nil }
+    if let etag = file.etag { return (file, etag) }
+    let etag = Self.etag(of: file.bytes)
+    file.etag = etag
+    files[path] = file
+    return (file, etag)
+  }
 
   /// A strong validator for bytes that never change while the program runs: their FNV-1a
   /// hash (64 bits), quoted as RFC 9110 §8.8.3 writes an entity tag.
