@@ -69,6 +69,11 @@ enum HumanOutput {
       text += "cpu time: \(reply["cpu_s"]?.doubleValue ?? 0) s\n"
       text += "peak memory: \((reply["peak_rss_bytes"]?.intValue ?? 0) / 1024) KiB\n"
       text += "control clients: \(reply["clients"]?.intValue ?? 0)\n"
+      if let web = reply["web"], !web.isNull {
+        let count = { (key: String) in web[key]?.intValue ?? 0 }
+        text += "web: \(count("connections")) connections, \(count("streams")) event streams, "
+        text += "\(count("sessions")) signed in\n"
+      }
       return text
     case "mute":
       let sound = reply["status"]?["muted"]?.boolValue == true ? "sound off" : "sound on"
