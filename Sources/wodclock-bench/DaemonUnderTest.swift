@@ -12,13 +12,18 @@ final class DaemonUnderTest {
   let socketPath: String
   /// Nanoseconds from just before the spawn to the arrival of READY=1.
   let readyAfter: Int64
+  /// Where its standard error goes when it was started with `keepsLog`; nil otherwise.
+  let logPath: String?
   private var stopped = false
 
   /// Writes `configuration` to `<name>.yaml` in `scratch`, starts the daemon on it and waits
   /// until it is ready. A daemon that exits or stays silent is stopped and the error says why.
+  /// - Parameter keepsLog: its log lines go to `<name>.log` in `scratch` (``logPath``) rather
+  ///   than nowhere, for a benchmark that must read what the daemon says (the web interface's
+  ///   port); a file, not a pipe, so an unread log never holds the daemon up.
   init(
     configuration: String, in scratch: ScratchDirectory, name: String = "wodclockd",
-    speed: Int = 1, readyTimeoutMilliseconds: Int = 10_000
+    speed: Int = 1, readyTimeoutMilliseconds: Int = 10_000, keepsLog: Bool = false
   ) throws {
     let executable = try Self.executablePath()
     let configPath = scratch.file("\(name).yaml")
@@ -32,11 +37,19 @@ final class DaemonUnderTest {
     defer { notify.close() }
     let environment = try Self.environment(notifySocket: notify.path)
 
+    // Its log lines go nowhere unless asked for: the figures are the daemon's work, not a
+    // terminal's or a pipe's.
+    logPath = keepsLog ? scratch.file("\(name).log") : nil
+    let log = try logPath.map {
+      try FileDescriptor.open($0, .writeOnly, options: [.create, .append])
+    }
+    defer { try? log?.close() }
+
     let spawned = MonotonicClock.now()
-    // Its log lines go nowhere: the figures are the daemon's work, not a terminal's or a pipe's.
     let child = try Subprocess.spawn(
       executable: executable, arguments: arguments, environment: environment,
-      standardInput: .nullDevice, standardOutput: .nullDevice, standardError: .nullDevice)
+      standardInput: .nullDevice, standardOutput: .nullDevice,
+      standardError: log.map { .fileDescriptor($0) } ?? .nullDevice)
     do {
       let ready = try Self.waitForReady(
         notify, child, timeoutMilliseconds: readyTimeoutMilliseconds)
@@ -71,6 +84,31 @@ final class DaemonUnderTest {
       throw BenchmarkError("wodclockd refused \(line): \(reply)")
     }
     return value
+  }
+
+  /// The address its web interface listens on, as its log says (`web interface ready
+  /// address=HOST:PORT`): a `listen:` with port 0 gets a free port that only the daemon knows.
+  /// Needs `keepsLog`. The line is written before READY=1, so it is there once `init` returned.
+  func webAddress() throws -> SocketAddress {
+    guard let logPath else {
+      throw BenchmarkError("the web address is in the daemon's log: start it with keepsLog")
+    }
+    let text = try FileSystem.readTextFile(logPath)
+    let announcement = ["web", "interface", "ready"] as [Substring]
+    let lines = text.split(separator: "\n").map { $0.split(separator: " ") }
+    let ready = lines.last { words in
+      words.indices.contains { words[$0...].starts(with: announcement) }
+    }
+    guard let field = ready?.first(where: { $0.hasPrefix("address=") }) else {
+      throw BenchmarkError("wodclockd did not log 'web interface ready'; its log:\n\(text)")
+    }
+    // 127.0.0.1:8080 or [::1]:8080: the port is after the last colon.
+    let value = field.dropFirst("address=".count)
+    guard let colon = value.lastIndex(of: ":"),
+      let port = UInt16(value[value.index(after: colon)...]),
+      let host = IPAddress(String(value[..<colon].filter { $0 != "[" && $0 != "]" }))
+    else { throw BenchmarkError("wodclockd logged a web address it cannot mean: \(value)") }
+    return SocketAddress(host, port: port)
   }
 
   /// Stops the daemon as systemd does (SIGTERM, SIGKILL after 5 s) and reaps it. Safe to call

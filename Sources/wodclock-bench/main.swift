@@ -55,14 +55,18 @@ let benchmarks: [Benchmark] = [
     name: "matrix-wire",
     summary: "when a serial-matrix frame's last byte leaves, against its second boundary",
     run: MatrixWireBenchmark.run),
+  Benchmark(
+    name: "web",
+    summary: "the daemon with 5 web displays, and Chromium's second change against the daemon's",
+    run: WebBenchmark.run),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
   var text = "usage: wodclock-bench [--seconds N] <benchmark>... | all\n\nbenchmarks:\n"
   for benchmark in benchmarks { text += "  \(benchmark.name)  \(benchmark.summary)\n" }
-  text += "\noptions:\n  --seconds N  measuring window of wakeup (per case) and resources "
+  text += "\noptions:\n  --seconds N  measuring window of wakeup (per case), resources and web "
   text += "(default 60), and of matrix-wire (per rate, default 120)\n\n"
-  text += "wakeup, resources and ready start the wodclockd found next to this program;\n"
+  text += "wakeup, resources, ready and web start the wodclockd found next to this program;\n"
   text += "build both with `make release`, as they are installed.\n"
   writeError(text)
   exit(64)
