@@ -93,8 +93,18 @@
   }
 
   // ---- Every frame ----------------------------------------------------------------------------
-  function frame() {
+  /// The display's frame interval, measured from the animation frames' own timestamps (16.7 ms
+  /// on a 60 Hz screen).
+  var frameInterval = 16.7;
+  var lastFrameAt = null;
+
+  function frame(timestamp) {
     requestAnimationFrame(frame);
+    if (lastFrameAt !== null) {
+      var gap = timestamp - lastFrameAt;
+      if (gap > 4 && gap < 50) frameInterval += (gap - frameInterval) / 8;
+    }
+    lastFrameAt = timestamp;
     draw();
   }
 
@@ -102,8 +112,12 @@
     if (!current) return;
     var face = current.face;
     var clock = current.clock;
+    // What is drawn now is on the screen until the next frame: it shows the middle of that
+    // span, so a second changes within half a frame of its instant, early or late, instead of
+    // up to a whole frame late.
     var at = W.clock.now();
     if (at === null) at = clock.server_ms;
+    else at += frameInterval / 2;
     var digits;
     var meridiem = null;
     if (offline) {
