@@ -13,7 +13,8 @@ import unittest
 import zoneinfo
 
 sys.path.insert(0, os.path.dirname(__file__))
-from wodclock_web import PIN, Browser, Daemon, chromium_path, wait_until  # noqa: E402
+from wodclock_web import (  # noqa: E402
+    PIN, Browser, Daemon, chromium_path, request, wait_until)
 
 
 def shown(browser):
@@ -57,6 +58,10 @@ class Display(unittest.TestCase):
         self.assert_shows_the_daemons_second()
         word = self.browser.evaluate("window.wodclockDisplay.word()")
         self.assertEqual(word.upper(), "WORK")
+        colour = self.browser.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--face-color').trim()")
+        face = request(self.daemon, "GET", "/api/status").json()["face"]
+        self.assertEqual(colour.lower(), face["color"], "the page wears the phase's colour")
 
     def test_silent_stream_goes_offline_then_resyncs(self):
         self.daemon.ctl("start")

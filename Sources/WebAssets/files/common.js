@@ -247,5 +247,16 @@
     return typeof value === "string" && /^#[0-9a-fA-F]{6}$/.test(value) ? value : fallback;
   };
 
+  /// The face's colours as the page's CSS custom properties (the design tokens' defaults when
+  /// a colour is missing or not `#rrggbb`).
+  Wodclock.applyColours = function (face) {
+    var root = document.documentElement.style;
+    root.setProperty("--face-color", Wodclock.colour(face.color, "#ffffff"));
+    root.setProperty("--face-background", Wodclock.colour(face.background, "#000000"));
+    root.setProperty("--face-caption", Wodclock.colour(face.caption_color, "#b8bec6"));
+    root.setProperty("--face-progress", Wodclock.colour(face.progress_color, "#1ed6b4"));
+    root.setProperty("--face-warning", Wodclock.colour(face.warning_color, "#ff7a1a"));
+  };
+
   window.Wodclock = Wodclock;
 })();

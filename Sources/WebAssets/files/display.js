@@ -53,12 +53,7 @@
 
   // ---- What changes with a status event -----------------------------------------------------
   function applyFace(face, previousFace) {
-    var root = document.documentElement.style;
-    root.setProperty("--face-color", W.colour(face.color, "#ffffff"));
-    root.setProperty("--face-background", W.colour(face.background, "#000000"));
-    root.setProperty("--face-caption", W.colour(face.caption_color, "#b8bec6"));
-    root.setProperty("--face-progress", W.colour(face.progress_color, "#1ed6b4"));
-    root.setProperty("--face-warning", W.colour(face.warning_color, "#ff7a1a"));
+    W.applyColours(face);
     W.setText(el.word, face.word);
     drawn.word = face.word || "";
     W.setText(el.rounds, face.rounds);

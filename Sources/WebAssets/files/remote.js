@@ -176,12 +176,7 @@
   }
 
   function applyFace(face) {
-    var root = document.documentElement.style;
-    root.setProperty("--face-color", W.colour(face.color, "#ffffff"));
-    root.setProperty("--face-background", W.colour(face.background, "#000000"));
-    root.setProperty("--face-caption", W.colour(face.caption_color, "#b8bec6"));
-    root.setProperty("--face-progress", W.colour(face.progress_color, "#1ed6b4"));
-    root.setProperty("--face-warning", W.colour(face.warning_color, "#ff7a1a"));
+    W.applyColours(face);
     W.setText($("live-word"), face.word);
     W.setText($("live-rounds"), face.rounds);
     W.setText($("live-label"), face.label || face.idle_note);
