@@ -58,7 +58,10 @@ final class WebFront: HTTPRequestHandler {
       listeningOn: Self.socketAddress(settings.listen),
       commonHeaders: WebSecurity.headers.map { HTTPServer.Field($0.name, $0.value) },
       handler: self,
-      log: { [logger] line in logger.warning("web server", [("library", line)]) })
+      // What the library reports is about one client (a malformed request, a peer gone): at
+      // debug, so that a hostile client cannot fill the journal; the server's own failures
+      // reach the daemon as thrown errors.
+      log: { [logger] line in logger.debug("web server", [("library", line)]) })
     let bound = server?.boundAddress.description ?? settings.listen.description
     logger.info(
       "web interface ready",
