@@ -90,6 +90,9 @@ clock:
   seconds: true
 presets:
   amrap: "amrap 14"
+schedule:
+  classes:
+    - {days: daily, at: "23:59", name: Late WOD, workout: amrap}
 outputs:
   - type: log
 """
@@ -113,6 +116,13 @@ class TimeOfDay(unittest.TestCase):
                 expected = {t.strftime("%H:%M:%S") for t in (before, after)}
                 self.assertIn(page, expected)
                 time.sleep(0.4)
+            # Under the time, what the idle screen says of the next class ("23:59 Late WOD", or
+            # on a machine whose clock is not synchronized, that no class loads).
+            note = request(daemon, "GET", "/api/status").json()["face"]["idle_note"]
+            self.assertTrue(note)
+            wait_until(lambda: browser.evaluate(
+                "document.getElementById('idle-note').textContent") == note,
+                what="the idle note on the display")
 
 
 @unittest.skipUnless(chromium_path(), "Debian's chromium is not installed")
