@@ -219,6 +219,36 @@ class Control(unittest.TestCase):
             daemon.stop()
 
 
+class Reload(unittest.TestCase):
+    def test_a_new_pin_signs_everyone_out_and_a_new_address_moves_the_server(self):
+        with Daemon() as daemon:
+            cookie = sign_in(daemon)
+            with open(daemon.config_path) as f:
+                text = f.read()
+            with open(daemon.config_path, "w") as f:
+                f.write(text.replace(f'pin: "{PIN}"', 'pin: "13579"'))
+            self.assertEqual(daemon.ctl("reload")[0], 0)
+            self.assertEqual(command(daemon, cookie, {"cmd": "status"}).status, 401)
+            self.assertEqual(request(daemon, "POST", "/api/login", {"pin": PIN}).status, 401)
+            self.assertEqual(sign_in(daemon, "13579")[:17], "wodclock_session=")
+            old = daemon.address
+            holder = socket.socket()
+            holder.bind(("127.0.0.1", 0))
+            port = holder.getsockname()[1]
+            holder.close()
+            with open(daemon.config_path) as f:
+                text = f.read()
+            with open(daemon.config_path, "w") as f:
+                f.write(text.replace('listen: "127.0.0.1:0"', f'listen: "127.0.0.1:{port}"'))
+            self.assertEqual(daemon.ctl("reload")[0], 0)
+            daemon.host, daemon.port = "127.0.0.1", port
+            self.assertEqual(request(daemon, "GET", "/api/time").status, 200)
+            self.assertIn(f"web interface ready address=127.0.0.1:{port}", daemon.log())
+            host, old_port = old.rsplit(":", 1)
+            with self.assertRaises(OSError):
+                socket.create_connection((host, int(old_port)), timeout=2)
+
+
 class Start(unittest.TestCase):
     def test_a_taken_port_is_a_clear_error(self):
         holder = socket.socket()

@@ -54,7 +54,9 @@ extension Daemon: WebDaemonAccess {
   func serveWeb() {
     guard let web else { return }
     let now = clock.monotonic()
-    if takeWebReadiness() || web.isDue(at: now) { web.run(at: now) }
+    let ready = webReady
+    webReady = false
+    if ready || web.isDue(at: now) { web.run(at: now) }
   }
 
   /// A reload's `web:` section: the same address keeps the server (a new PIN signs everyone

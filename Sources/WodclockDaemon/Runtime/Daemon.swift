@@ -8,7 +8,6 @@ import ConfigFormat
 import Configuration
 import HardwareKit
 import JSONKit
-import WebInterface
 import WorkoutCore
 
 /// The running daemon. Single-threaded: everything happens on `run()`'s thread.
@@ -31,12 +30,7 @@ public final class Daemon {
   /// The web interface, when the configuration has a `web:` section.
   var web: WebFront?
   /// The web server's descriptor was ready in this wake-up.
-  private var webReady = false
-  /// Whether the web server's descriptor was ready since this was last asked.
-  func takeWebReadiness() -> Bool {
-    defer { webReady = false }
-    return webReady
-  }
+  var webReady = false
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
     catalog: environment.catalog, sources: sources, logger: logger, clock: clock,
