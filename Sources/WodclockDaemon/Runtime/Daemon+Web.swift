@@ -56,7 +56,7 @@ extension Daemon: WebDaemonAccess {
     let now = clock.monotonic()
     let ready = webReady
     webReady = false
-    if ready || web.isDue(at: now) { web.run(at: now) }
+    if ready || web.isDue(at: now) { web.run() }
   }
 
   /// A reload's `web:` section: the same address keeps the server (a new PIN signs everyone

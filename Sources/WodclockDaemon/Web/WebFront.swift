@@ -96,7 +96,7 @@ final class WebFront: HTTPRequestHandler {
 
   /// Lets the library do what is ready or due: accept, read, answer (through ``answer(_:)``),
   /// write, time out.
-  func run(at now: Int64) {
+  func run() {
     server?.run()
   }
 
@@ -119,8 +119,6 @@ final class WebFront: HTTPRequestHandler {
     broadcast(EventStreamFrame.heartbeat(now: now).bytes)
     nextHeartbeat = now + Self.heartbeatInterval
   }
-
-  var hasStreams: Bool { !streams.isEmpty }
 
   /// The figures of `stats`.
   var statistics: JSONValue {
