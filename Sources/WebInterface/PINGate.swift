@@ -34,6 +34,10 @@ public struct PINGate: Sendable {
   public static let longestWait: Int64 = 60 * second
   public static let wrongPerMinute = 20
   public static let rememberedAddresses = 256
+  /// An address's wrong PINs are forgiven this long after the last one: a coach who mistyped in
+  /// the morning starts the evening with three free tries, while a guesser at the capped wait
+  /// still gets only one try a minute.
+  public static let forgiveAfter: Int64 = 3600 * second
   static let second: Int64 = 1_000_000_000
   static let minute: Int64 = 60 * second
 
@@ -56,7 +60,11 @@ public struct PINGate: Sendable {
   public mutating func attempt(_ candidate: String, from address: String, at now: Int64)
     -> PINAttempt
   {
-    let position = addresses.firstIndex { $0.address == address }
+    var position = addresses.firstIndex { $0.address == address }
+    if let found = position, now - addresses[found].last >= Self.forgiveAfter {
+      addresses.remove(at: found)
+      position = nil
+    }
     if let position {
       let entry = addresses[position]
       let wait = Self.wait(afterWrong: entry.count)

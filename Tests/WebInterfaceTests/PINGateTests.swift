@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The PIN throttle on manual time: three free guesses, then 2, 4, 8 ... s after the last wrong
-// one up to a minute, early attempts not counted, a right PIN resetting the address, the cap
-// across all addresses, and the bound on the addresses remembered.
+// one up to a minute, early attempts not counted, a right PIN or an hour resetting the
+// address, the cap across all addresses, and the bound on the addresses remembered.
 
 import Testing
 import WebInterface
@@ -62,6 +62,21 @@ struct PINGateTests {
     }
     // Still the fourth attempt, still 2 s after the third wrong PIN.
     #expect(gate.attempt("1111", from: "a", at: Self.seconds(2)) == .wrong(count: 4))
+  }
+
+  @Test("an address's wrong PINs are forgiven an hour after the last one, not before")
+  func forgiveness() {
+    var gate = PINGate(pin: "4821")
+    for count in 1...5 {
+      let at = Self.seconds(Double(count) * 100)
+      #expect(gate.attempt("0000", from: "10.0.0.5", at: at) == .wrong(count: count))
+    }
+    let last = Self.seconds(500)
+    let hour = 3600 * Self.second
+    #expect(gate.attempt("0000", from: "10.0.0.5", at: last + hour - 1) == .wrong(count: 6))
+    let next = last + hour - 1
+    #expect(gate.attempt("0000", from: "10.0.0.5", at: next + hour) == .wrong(count: 1))
+    #expect(gate.rememberedCount == 1)
   }
 
   @Test("a right PIN resets the address; other addresses are counted apart")
