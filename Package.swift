@@ -9,6 +9,25 @@ import PackageDescription
 /// symbols up, so they stay private: a smaller, faster-starting process.
 let privateSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
 
+/// The release daemon is linked with the toolchain's lld, for two things gold cannot do, both
+/// about the pages the kernel keeps resident for it:
+/// - Relative relocations packed (DT_RELR, glibc 2.36): 23,000 of them in 4 KB instead of a
+///   554 KB table read at every start.
+/// - The functions the daemon runs placed together first (`hot-functions.order`, written by
+///   scripts/order-functions.sh): the kernel maps code in 64 KB windows around each page it
+///   touches, so the few hundred KB that run, scattered over 6 MB, kept most of it resident.
+/// Measured with a web server and 5 display clients: peak RSS 12.1 MB before, 9.7 MB after.
+let daemonLinking: [LinkerSetting] =
+  privateSymbols + [
+    .unsafeFlags(
+      [
+        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker",
+        "--symbol-ordering-file=\(Context.packageDirectory)/Sources/wodclockd/hot-functions.order",
+        // Functions of the list that a change renamed or removed are simply not there.
+        "-Xlinker", "--no-warn-symbol-ordering",
+      ], .when(configuration: .release))
+  ]
+
 /// Code that runs once (at start, at a reload, on a command) rather than on every wake-up is
 /// optimized for size: its pages are touched at start and count in the daemon's memory.
 let sizeOptimized: Set<String> = [
@@ -90,7 +109,8 @@ let package = Package(
         "WorkoutNotation", "WebInterface", "WebAssets",
       ]),
     .executableTarget(
-      name: "wodclockd", dependencies: ["WodclockDaemon"], linkerSettings: privateSymbols),
+      name: "wodclockd", dependencies: ["WodclockDaemon"], exclude: ["hot-functions.order"],
+      linkerSettings: daemonLinking),
     // wodclockctl: the command line client of the daemon's command socket.
     .target(
       name: "WodclockClient",
