@@ -59,7 +59,9 @@ let package = Package(
     .target(name: "MatrixKit", dependencies: ["WorkoutCore", "DisplayKit"]),
     // PNG files of matrix pictures, for wodclockctl's snapshots and the golden images: the
     // daemon sends pixels and never carries the encoder. Pure.
-    .target(name: "PNGEncoding", dependencies: ["MatrixKit"]),
+    // Deflate (RFC 1951) with its zlib and gzip wrappers' checksums: PNGs and web pages.
+    .target(name: "DeflateCoding"),
+    .target(name: "PNGEncoding", dependencies: ["MatrixKit", "DeflateCoding"]),
     // Pure logic of buttons and keys: debouncing, presses, long presses and combinations; a
     // workout composed on a keypad.
     .target(name: "ButtonKit", dependencies: ["WorkoutCore"]),
@@ -106,7 +108,7 @@ let package = Package(
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
-        "WorkoutNotation", "WebInterface", "WebAssets",
+        "WorkoutNotation", "WebInterface", "WebAssets", "DeflateCoding",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], exclude: ["hot-functions.order"],
@@ -182,10 +184,12 @@ let package = Package(
     .testTarget(
       name: "MatrixKitTests",
       dependencies: [
-        "MatrixKit", "PNGEncoding", "DisplayKit", "WorkoutCore", "PNGDecoding", "HardwareKit",
-        "WodclockTestSupport",
+        "MatrixKit", "PNGEncoding", "DeflateCoding", "DisplayKit", "WorkoutCore", "PNGDecoding",
+        "HardwareKit", "WodclockTestSupport",
       ],
       exclude: ["Golden", "Fixtures"]),
+    .testTarget(
+      name: "DeflateCodingTests", dependencies: ["DeflateCoding", "PNGDecoding", "WebAssets"]),
     .testTarget(
       name: "ButtonKitTests",
       dependencies: ["ButtonKit", "WorkoutCore", "WorkoutNotation", "WodclockTestSupport"]),

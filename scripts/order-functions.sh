@@ -55,7 +55,7 @@ EOF
 cp "$built/wodclockd" "$work/wodclockd"
 strip --strip-debug "$work/wodclockd"
 ctl() { "$built/wodclockctl" --socket "$work/sock" "$@" >/dev/null || true; }
-web() { curl -s --max-time 10 "$@" >/dev/null || true; }
+web() { curl -s --compressed --max-time 10 "$@" >/dev/null || true; }
 
 valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file="$work/callgrind" \
   "$work/wodclockd" --config "$work/profile.yaml" --socket "$work/sock" \
@@ -133,3 +133,7 @@ with open(out, "w") as file:
     file.write("\n".join(listed) + "\n")
 print(f"order-functions: {len(listed)} functions in {out}")
 EOF
+# The build does not see the list as an input of the link: remove the program so that the next
+# build links it again.
+rm -f "$built/wodclockd"
+echo "order-functions: run make release to link the daemon with the new list"

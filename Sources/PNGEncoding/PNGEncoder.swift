@@ -5,6 +5,7 @@
 // stored). PNG spec (ISO/IEC 15948, W3C PNG 2nd ed.) §5.2 signature, §5.3 chunk layout,
 // §11.2.2 IHDR, §10 zlib/deflate (RFC 1950, RFC 1951 §3.2.4 stored blocks).
 
+import DeflateCoding
 public import MatrixKit
 
 public enum PNGEncoder {
@@ -69,7 +70,7 @@ public enum PNGEncoder {
       out += data[offset..<(offset + length)]
       offset += length
     } while offset < data.count
-    out += bigEndian(adler32(data))
+    out += bigEndian(Checksum.adler32(data))
     return out
   }
 
@@ -78,7 +79,7 @@ public enum PNGEncoder {
     // The same header as the stored stream: FLEVEL only informs, decoders ignore it.
     var out: [UInt8] = [0x78, 0x01]
     out += Deflate.compress(data, distanceHints: distanceHints)
-    out += bigEndian(adler32(data))
+    out += bigEndian(Checksum.adler32(data))
     return out
   }
 
@@ -87,31 +88,7 @@ public enum PNGEncoder {
     png += bigEndian(UInt32(data.count))
     png += typeBytes
     png += data
-    png += bigEndian(crc32(typeBytes + data))
-  }
-
-  /// CRC-32 of the PNG spec (Annex D): polynomial 0xEDB88320, reflected, inverted.
-  public static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-    return crc ^ 0xFFFF_FFFF
-  }
-
-  /// Adler-32 (RFC 1950 §8.2).
-  public static func adler32(_ bytes: [UInt8]) -> UInt32 {
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in bytes {
-      a = (a + UInt32(byte)) % 65521
-      b = (b + a) % 65521
-    }
-    return b << 16 | a
-  }
-
-  private static let crcTable: [UInt32] = (0..<256).map { index in
-    var value = UInt32(index)
-    for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-    return value
+    png += bigEndian(Checksum.crc32(typeBytes + data))
   }
 
   private static func bigEndian(_ value: UInt32) -> [UInt8] {

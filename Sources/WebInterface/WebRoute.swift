@@ -277,3 +277,38 @@ public enum WebRouter {
       }
   }
 }
+
+/// The content codings a client takes (RFC 9110 §12.5.3 `Accept-Encoding`).
+public enum ContentCoding {
+  /// Whether a request's `Accept-Encoding` lets a gzip body be sent: `gzip` (or `x-gzip`, or
+  /// `*`) listed with a weight above zero. No header means the identity only, as browsers
+  /// always send one.
+  public static func acceptsGzip(_ header: String?) -> Bool {
+    guard let header else { return false }
+    var wildcard = false
+    for item in header.split(separator: ",") {
+      let parts = item.split(separator: ";")
+      guard let first = parts.first else { continue }
+      let coding = first.trimmingSpaces.lowercased()
+      var weighted = true
+      for parameter in parts.dropFirst() {
+        let pair = parameter.split(separator: "=", maxSplits: 1)
+        if pair.count == 2, pair[0].trimmingSpaces.lowercased() == "q" {
+          // "q=0", "q=0.0", "q=0.000": refused; anything else above zero is taken.
+          weighted = pair[1].trimmingSpaces.contains { $0 != "0" && $0 != "." }
+        }
+      }
+      if coding == "gzip" || coding == "x-gzip" { return weighted }
+      if coding == "*" { wildcard = weighted }
+    }
+    return wildcard
+  }
+}
+
+extension Substring {
+  fileprivate var trimmingSpaces: Substring {
+    var value = drop { $0 == " " || $0 == "\t" }
+    while value.last == " " || value.last == "\t" { value = value.dropLast() }
+    return value
+  }
+}

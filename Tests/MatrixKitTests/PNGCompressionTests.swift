@@ -2,6 +2,7 @@
 // The compressed PNGs decode, through a reader written from the specifications, to exactly the
 // pixels encoded; and the pictures of LED dots that snapshots write stay small.
 
+import DeflateCoding
 import DisplayKit
 import MatrixKit
 import PNGDecoding

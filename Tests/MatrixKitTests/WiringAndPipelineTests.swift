@@ -2,6 +2,7 @@
 // Wiring maps, gamma, the brightness level and the power cap, the PNG writer's checksums, and
 // the tempo track against the engine's track position.
 
+import DeflateCoding
 import DisplayKit
 import MatrixKit
 import PNGEncoding
@@ -186,8 +187,8 @@ import WorkoutCore
 @Suite struct PNGTests {
   @Test func checksumsMatchTheirSpecifications() {
     // The IEND chunk's CRC every PNG ends with; Adler-32 of "Wikipedia" (RFC 1950 example).
-    #expect(PNGEncoder.crc32(Array("IEND".utf8)) == 0xAE42_6082)
-    #expect(PNGEncoder.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
+    #expect(Checksum.crc32(Array("IEND".utf8)) == 0xAE42_6082)
+    #expect(Checksum.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
   }
 
   @Test func aFrameBecomesAWellFormedPNG() {

@@ -3,6 +3,7 @@
 rules, cross-origin POSTs, oversized requests, hostile clients. Run by Tests/scripts/test-web.sh.
 """
 
+import gzip
 import json
 import os
 import socket
@@ -44,6 +45,34 @@ class Routes(unittest.TestCase):
             self.assertEqual(again.body, b"")
         exercises = request(self.daemon, "GET", "/assets/exercises.json").json()
         self.assertEqual(len(exercises["exercises"]), 873)
+
+    def test_pages_go_compressed_to_clients_that_take_gzip(self):
+        sent = compressed = 0
+        for path in ("/", "/remote", "/assets/style.css", "/assets/common.js",
+                     "/assets/display.js", "/assets/remote.js", "/assets/exercises.json"):
+            plain = request(self.daemon, "GET", path)
+            self.assertNotIn("content-encoding", plain.headers, path)
+            self.assertEqual(plain.headers["vary"], "Accept-Encoding", path)
+            packed = request(self.daemon, "GET", path,
+                             headers={"Accept-Encoding": "gzip, deflate, br"})
+            self.assertEqual(packed.status, 200, path)
+            self.assertEqual(packed.headers["content-encoding"], "gzip", path)
+            self.assertEqual(packed.headers["vary"], "Accept-Encoding", path)
+            self.assertEqual(packed.headers["content-type"], plain.headers["content-type"], path)
+            # Python's own gzip reader: the bytes of the file, and fewer of them.
+            self.assertEqual(gzip.decompress(packed.body), plain.body, path)
+            self.assertLess(len(packed.body), len(plain.body) // 2, path)
+            # Each coding has its own validator, and each revalidates on its own.
+            self.assertNotEqual(packed.headers["etag"], plain.headers["etag"], path)
+            again = request(self.daemon, "GET", path, headers={
+                "Accept-Encoding": "gzip", "If-None-Match": packed.headers["etag"]})
+            self.assertEqual(again.status, 304, path)
+            sent += len(plain.body)
+            compressed += len(packed.body)
+        print(f"pages and catalogue: {sent} bytes, {compressed} compressed", file=sys.stderr)
+        refused = request(self.daemon, "GET", "/assets/style.css",
+                          headers={"Accept-Encoding": "gzip;q=0, identity"})
+        self.assertNotIn("content-encoding", refused.headers)
 
     def test_unknown_routes_and_methods(self):
         self.assertEqual(request(self.daemon, "GET", "/nothing").status, 404)

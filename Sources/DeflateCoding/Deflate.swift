@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// A small deflate compressor (RFC 1951) for the PNGs of the matrix: LZ77 matches found through
-// a hash chain and through distances the caller knows to repeat (the previous pixel, the row
-// above), coded with the fixed Huffman codes of §3.2.6. Pictures of LED dots are mostly runs
-// and repeated rows, which this shrinks to a few percent without dynamic code tables.
+// A small deflate compressor (RFC 1951) for the PNGs of the matrix and the web pages: LZ77
+// matches found through a hash chain and through distances the caller knows to repeat (the
+// previous pixel, the row above), coded with the fixed Huffman codes of §3.2.6. Pictures of LED
+// dots are mostly runs and repeated rows, which this shrinks to a few percent; text to about a
+// third, without dynamic code tables.
 
 /// Raw deflate data (no zlib or gzip wrapper) in one final block of fixed Huffman codes.
 public enum Deflate {
@@ -23,7 +24,10 @@ public enum Deflate {
     let hints = distanceHints.filter { $0 > 0 && $0 <= window }
     let hashSize = 1 << 15
     var head = [Int32](repeating: -1, count: hashSize)
-    var previous = [Int32](repeating: -1, count: data.count)
+    // The chain links of the last `window` positions, by position modulo the window: a link is
+    // only followed within the window, where no later position has overwritten it. Compressing
+    // takes 256 KB at most, whatever the input's size.
+    var previous = [Int32](repeating: -1, count: min(data.count, window))
     data.withUnsafeBufferPointer { bytes in
       let count = bytes.count
       func hash(_ position: Int) -> Int {
@@ -33,7 +37,7 @@ public enum Deflate {
       func insert(_ position: Int) {
         guard position + minimumMatch <= count else { return }
         let key = hash(position)
-        previous[position] = head[key]
+        previous[position & (window - 1)] = head[key]
         head[key] = Int32(position)
       }
       func matchLength(_ earlier: Int, _ position: Int) -> Int {
@@ -63,7 +67,7 @@ public enum Deflate {
             position - candidate <= window
           {
             consider(candidate)
-            candidate = Int(previous[candidate])
+            candidate = Int(previous[candidate & (window - 1)])
             tries += 1
           }
         }
