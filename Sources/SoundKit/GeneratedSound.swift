@@ -94,11 +94,10 @@ public enum SoundSynthesis {
     let edgeFrames = min(frames(edge, sampleRate), count / 2)
     let step = 2 * Waveform.pi * frequency / Double(sampleRate)
     let third = frequency * 3 < Double(sampleRate) * 0.45 ? 0.2 : 0
-    return (0..<count).map { index in
+    return normalised(count: count) { index in
       let phase = step * Double(index)
-      let value = (Waveform.sine(phase) + third * Waveform.sine(3 * phase)) / (1 + third)
-      return Waveform.sample(
-        value * Waveform.edgeGain(at: index, count: count, edge: edgeFrames), level: peakLevel)
+      let value = Waveform.sine(phase) + third * Waveform.sine(3 * phase)
+      return value * Waveform.edgeGain(at: index, count: count, edge: edgeFrames)
     }
   }
 
@@ -155,7 +154,7 @@ public enum SoundSynthesis {
     let spacing = frames(tapSpacing, sampleRate)
     let length = frames(ms(40), sampleRate)
     let count = spacing * (pitches.count - 1) + length
-    var samples = [Int16](repeating: 0, count: count)
+    var values = [Double](repeating: 0, count: count)
     let attack = max(1, frames(ms(1), sampleRate))
     for (tap, pitch) in pitches.enumerated() {
       let step = 2 * Waveform.pi * pitch / Double(sampleRate)
@@ -163,11 +162,10 @@ public enum SoundSynthesis {
         let rise = index < attack ? Double(index) / Double(attack) : 1
         let decay = Waveform.exponential(-Double(index) / Double(sampleRate) * 90)
         let fall = Waveform.edgeGain(at: index, count: length, edge: attack * 2)
-        samples[tap * spacing + index] = Waveform.sample(
-          Waveform.sine(step * Double(index)) * rise * decay * fall, level: peakLevel)
+        values[tap * spacing + index] = Waveform.sine(step * Double(index)) * rise * decay * fall
       }
     }
-    return samples
+    return normalised(count: count) { values[$0] }
   }
 
   /// `count` samples of `value`, scaled so the loudest is at the peak level.

@@ -71,7 +71,7 @@ public struct SoundMixer: Sendable {
       let gain = Int32((entry.gain * 32_768).rounded())
       clip.samples.withUnsafeBufferPointer { samples in
         for frame in from..<to {
-          var value = Int32(samples[Int(frame - start)]) * gain >> 15
+          var value = (Int32(samples[Int(frame - start)]) * gain) >> 15
           if let cutFrame, frame >= cutFrame {
             value = value * Int32(cutFrame + fadeFrames - frame) / Int32(fadeFrames)
           }
