@@ -4,12 +4,12 @@
 
 import SounderKit
 
-/// The built-in sounds. Raw values are the config's names and never change.
+/// The built-in sounds. Raw values are the config's names (`double_tick` ...) and never change.
 public enum GeneratedSound: String, CaseIterable, Sendable {
   /// A short 880 Hz beep, the 3-2-1's.
   case beep
   /// Two short beeps.
-  case double_beep
+  case doubleBeep = "double_beep"
   /// A long, loud chord of square-ish waves: odd harmonics in the 1–4 kHz band, where class
   /// music leaves the most room and the ear is most sensitive.
   case horn
@@ -18,9 +18,9 @@ public enum GeneratedSound: String, CaseIterable, Sendable {
   /// One short tap (a tempo phase change, TempoRep's single tap).
   case tick
   /// Two taps (a rep complete).
-  case double_tick
+  case doubleTick = "double_tick"
   /// Three taps, each higher than the last (a set complete).
-  case triple_tick
+  case tripleTick = "triple_tick"
 
   /// The sound as a waveform at `sampleRate` (clamped to ``PCMClip/supportedSampleRates``).
   public func clip(sampleRate: Int) -> PCMClip {
@@ -29,7 +29,7 @@ public enum GeneratedSound: String, CaseIterable, Sendable {
     switch self {
     case .beep:
       samples = SoundSynthesis.tone(frequency: 880, duration: ms(150), sampleRate: rate)
-    case .double_beep:
+    case .doubleBeep:
       samples = SoundSynthesis.tone(frequency: 880, duration: ms(120), sampleRate: rate)
       samples += [Int16](repeating: 0, count: frames(ms(80), rate))
       samples += SoundSynthesis.tone(frequency: 880, duration: ms(120), sampleRate: rate)
@@ -39,9 +39,9 @@ public enum GeneratedSound: String, CaseIterable, Sendable {
       samples = SoundSynthesis.bell(duration: ms(1_500), sampleRate: rate)
     case .tick:
       samples = SoundSynthesis.taps([1_500], sampleRate: rate)
-    case .double_tick:
+    case .doubleTick:
       samples = SoundSynthesis.taps([1_500, 1_500], sampleRate: rate)
-    case .triple_tick:
+    case .tripleTick:
       samples = SoundSynthesis.taps([1_200, 1_600, 2_100], sampleRate: rate)
     }
     return PCMClip(sampleRate: rate, samples: samples)
@@ -109,14 +109,20 @@ public enum SoundSynthesis {
     let limit = min(4_000, Double(sampleRate) * 0.45)
     var partials: [(step: Double, amplitude: Double)] = []
     for fundamental in [311.1, 370.0, 466.2] {
-      for harmonic in stride(from: 1, through: 15, by: 2) where fundamental * Double(harmonic) < limit {
-        partials.append((2 * Waveform.pi * fundamental * Double(harmonic) / Double(sampleRate),
-          1 / Double(harmonic)))
+      for harmonic in stride(from: 1, through: 15, by: 2)
+      where fundamental * Double(harmonic) < limit {
+        partials.append(
+          (
+            2 * Waveform.pi * fundamental * Double(harmonic) / Double(sampleRate),
+            1 / Double(harmonic)
+          ))
       }
     }
     return normalised(count: count) { index in
       var value = 0.0
-      for partial in partials { value += partial.amplitude * Waveform.sine(partial.step * Double(index)) }
+      for partial in partials {
+        value += partial.amplitude * Waveform.sine(partial.step * Double(index))
+      }
       return value * Waveform.edgeGain(at: index, count: count, edge: edgeFrames)
     }
   }

@@ -34,7 +34,9 @@ public struct SoundMixer: Sendable {
     // Split so that no product overflows: 2^63 ns is 292 years, times 192 000 still fits.
     let rate = Int64(sampleRate)
     let fraction = nanoseconds * rate
-    let rounded = fraction >= 0 ? (fraction + 500_000_000) / 1_000_000_000 : -((-fraction + 499_999_999) / 1_000_000_000)
+    let rounded =
+      fraction >= 0
+      ? (fraction + 500_000_000) / 1_000_000_000 : -((-fraction + 499_999_999) / 1_000_000_000)
     return seconds * rate + rounded
   }
 

@@ -46,7 +46,9 @@ public struct SoundBank: Sendable {
   public func id(of key: SoundKey) -> SoundID? { ids[key] }
 
   /// The clip of an id, if it is this bank's.
-  public subscript(id: SoundID) -> PCMClip? { clips.indices.contains(id.index) ? clips[id.index] : nil }
+  public subscript(id: SoundID) -> PCMClip? {
+    clips.indices.contains(id.index) ? clips[id.index] : nil
+  }
 
   /// The samples all clips hold, bytes (the voice bank's memory figure).
   public var byteCount: Int { clips.reduce(0) { $0 + $1.samples.count * 2 } }

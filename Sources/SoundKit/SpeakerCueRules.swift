@@ -67,7 +67,8 @@ public struct SpeakerCueRules: Sendable, Hashable {
   public static let allNames = CueKind.allNames + [tempoCount]
 
   /// Creates rules.
-  public init(_ byCue: [String: SpeakerCueRule], volume: Double = 1, reverseDirection: Bool = false) {
+  public init(_ byCue: [String: SpeakerCueRule], volume: Double = 1, reverseDirection: Bool = false)
+  {
     self.byCue = byCue
     self.volume = volume
     self.reverseDirection = reverseDirection
@@ -87,8 +88,8 @@ public struct SpeakerCueRules: Sendable, Hashable {
     "segment_halfway": SpeakerCueRule(voice: .withSounds),
     "last_ten_seconds": SpeakerCueRule(voice: .withSounds),
     "segment_last_ten_seconds": SpeakerCueRule(voice: .withSounds),
-    "rep_complete": SpeakerCueRule(sounds: [.generated(.double_tick)]),
-    "set_complete": SpeakerCueRule(sounds: [.generated(.triple_tick)]),
+    "rep_complete": SpeakerCueRule(sounds: [.generated(.doubleTick)]),
+    "set_complete": SpeakerCueRule(sounds: [.generated(.tripleTick)]),
     "side_switch": SpeakerCueRule(voice: .withSounds),
     "lap": SpeakerCueRule(sounds: [.generated(.tick)], voice: .withSounds),
     "cap_reached": SpeakerCueRule(sounds: [.generated(.horn)], voice: .afterSounds),
@@ -154,7 +155,8 @@ public struct SpeakerCueRules: Sendable, Hashable {
   public static func priority(of kind: CueKind) -> Int {
     let base = BuzzerPatterns.priority(of: kind) * 2
     switch kind {
-    case .repComplete, .setComplete: return 2 * BuzzerPatterns.priority(of: .segmentStart(.work)) + 1
+    case .repComplete, .setComplete:
+      return 2 * BuzzerPatterns.priority(of: .segmentStart(.work)) + 1
     default: return base
     }
   }

@@ -31,7 +31,9 @@ public enum LineKey: String, Sendable, Hashable, Codable, CaseIterable {
   case complete4 = "complete_4"
 
   /// The number words, one to nine (TempoRep counts up to a 9 s phase).
-  public static let numbers: [LineKey] = [.one, .two, .three, .four, .five, .six, .seven, .eight, .nine]
+  public static let numbers: [LineKey] = [
+    .one, .two, .three, .four, .five, .six, .seven, .eight, .nine,
+  ]
   /// The completion lines the end picks from.
   public static let completions: [LineKey] = [.complete1, .complete2, .complete3, .complete4]
 }
@@ -149,7 +151,8 @@ public struct SpokenLines: Sendable, Hashable {
         .roundsRemaining: "Quedan {n} rondas", .lastRound: "Última ronda", .rest: "Descanso",
         .down: "Baja", .hold: "Mantén", .up: "Sube", .sideSwitch: "Cambia de lado",
         .setComplete: "Serie completa", .lap: "Vuelta", .cap: "Tiempo límite",
-        .complete1: "Entrenamiento completo. ¡Buen trabajo!", .complete2: "¡Eso es todo! Bien hecho.",
+        .complete1: "Entrenamiento completo. ¡Buen trabajo!",
+        .complete2: "¡Eso es todo! Bien hecho.",
         .complete3: "¡Terminado! Excelente trabajo hoy.", .complete4: "¡Listo! Muy bien.",
       ]
     case .dutch:

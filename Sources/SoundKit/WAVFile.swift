@@ -72,7 +72,9 @@ public enum WAVFile {
     var blockAlign: Int
 
     init(_ bytes: [UInt8], _ start: Int, _ size: Int) throws(WAVError) {
-      guard size >= 16 else { throw .malformedFormat("the fmt chunk is \(size) bytes, not 16 or more") }
+      guard size >= 16 else {
+        throw .malformedFormat("the fmt chunk is \(size) bytes, not 16 or more")
+      }
       var tag = readUInt16(bytes, start)
       channels = Int(readUInt16(bytes, start + 2))
       let rate = readUInt32(bytes, start + 4)

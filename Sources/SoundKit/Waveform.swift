@@ -11,7 +11,11 @@ enum Waveform {
     let twoPi = 2 * pi
     var reduced = x - twoPi * (x / twoPi).rounded()
     // sin(π - r) = sin(r) folds [π/2, π] onto [0, π/2] (and likewise below -π/2).
-    if reduced > pi / 2 { reduced = pi - reduced } else if reduced < -pi / 2 { reduced = -pi - reduced }
+    if reduced > pi / 2 {
+      reduced = pi - reduced
+    } else if reduced < -pi / 2 {
+      reduced = -pi - reduced
+    }
     let r2 = reduced * reduced
     var term = reduced
     var sum = reduced

@@ -10,8 +10,8 @@ import Testing
 
   @Test(arguments: rates) func everySoundHasItsLengthAndStaysBelowClipping(rate: Int) {
     let lengths: [GeneratedSound: Int64] = [
-      .beep: 150, .double_beep: 320, .horn: 1_200, .bell: 1_500, .tick: 40, .double_tick: 160,
-      .triple_tick: 280,
+      .beep: 150, .doubleBeep: 320, .horn: 1_200, .bell: 1_500, .tick: 40, .doubleTick: 160,
+      .tripleTick: 280,
     ]
     for sound in GeneratedSound.allCases {
       let clip = sound.clip(sampleRate: rate)
@@ -29,12 +29,12 @@ import Testing
   @Test func theTicksHaveOneTwoAndThreeOnsetsAndTheTripleRises() {
     let rate = 48_000
     let single = onsets(GeneratedSound.tick.clip(sampleRate: rate))
-    let double = onsets(GeneratedSound.double_tick.clip(sampleRate: rate))
-    let triple = onsets(GeneratedSound.triple_tick.clip(sampleRate: rate))
+    let double = onsets(GeneratedSound.doubleTick.clip(sampleRate: rate))
+    let triple = onsets(GeneratedSound.tripleTick.clip(sampleRate: rate))
     #expect(single.count == 1)
     #expect(double.count == 2)
     #expect(triple.count == 3)
-    let clip = GeneratedSound.triple_tick.clip(sampleRate: rate)
+    let clip = GeneratedSound.tripleTick.clip(sampleRate: rate)
     let pitches = triple.map { zeroCrossings(clip.samples, from: $0, frames: rate / 100) }
     #expect(pitches.count == 3 && pitches[0] < pitches[1] && pitches[1] < pitches[2], "\(pitches)")
   }
@@ -53,7 +53,8 @@ import Testing
     #expect(
       SoundSynthesis.beeps([ms(3_600_000)], sampleRate: rate).duration
         == SoundSynthesis.maximumPatternLength)
-    #expect(SoundSynthesis.beeps([-ms(100), ms(100)], sampleRate: rate).samples.allSatisfy { $0 == 0 })
+    #expect(
+      SoundSynthesis.beeps([-ms(100), ms(100)], sampleRate: rate).samples.allSatisfy { $0 == 0 })
     // An unplayable frequency is kept below the Nyquist frequency instead of aliasing.
     let high = SoundSynthesis.beeps([ms(100)], frequency: 1e9, sampleRate: 8_000)
     #expect(zeroCrossings(high.samples, from: 0, frames: high.samples.count) < 800)

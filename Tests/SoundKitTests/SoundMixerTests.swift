@@ -8,11 +8,15 @@ import WodclockTestSupport
 @Suite struct SoundMixerTests {
   static let clip = PCMClip(sampleRate: 8_000, samples: (1...400).map { Int16($0 * 50) })
 
-  static func setting(rate: Int, gain: Double = 1, at instants: [Int64]) -> (SoundBank, SoundSchedule) {
+  static func setting(rate: Int, gain: Double = 1, at instants: [Int64]) -> (
+    SoundBank, SoundSchedule
+  ) {
     var bank = SoundBank(sampleRate: rate)
     let id = bank.add(PCMClip(sampleRate: rate, samples: clip.samples), as: .file("ramp"))!
     var schedule = SoundSchedule()
-    for instant in instants { schedule.play([.init(sound: id, gain: gain)], at: instant, bank: bank) }
+    for instant in instants {
+      schedule.play([.init(sound: id, gain: gain)], at: instant, bank: bank)
+    }
     return (bank, schedule)
   }
 
@@ -37,7 +41,8 @@ import WodclockTestSupport
     let rate = 44_100
     let mixer = SoundMixer(sampleRate: rate, origin: 1_000_000_000)
     let (bank, schedule) = Self.setting(
-      rate: rate, gain: 0.8, at: [1_000_000_000 + 123_456_789, 1_000_000_000 + 130_000_000, 1_900_000_000])
+      rate: rate, gain: 0.8,
+      at: [1_000_000_000 + 123_456_789, 1_000_000_000 + 130_000_000, 1_900_000_000])
     var whole = [Int16](repeating: 0, count: rate)
     _ = mixer.render(into: &whole, firstFrame: 0, schedule: schedule, bank: bank)
     var random = SeededGenerator(seed: 7)
@@ -64,7 +69,8 @@ import WodclockTestSupport
     #expect(buffer[0] == 25 && buffer[399] == 10_000)
     // Two loud sounds on two channels at once add up to more than full scale: clipped, not wrapped.
     var loud = SoundBank(sampleRate: rate)
-    let id = loud.add(PCMClip(sampleRate: rate, samples: [30_000, -30_000, 30_000]), as: .file("x"))!
+    let id = loud.add(
+      PCMClip(sampleRate: rate, samples: [30_000, -30_000, 30_000]), as: .file("x"))!
     var both = SoundSchedule()
     both.play([.init(sound: id), .init(sound: id, channel: .voice)], at: 0, bank: loud)
     var mixed = [Int16](repeating: 0, count: 4)

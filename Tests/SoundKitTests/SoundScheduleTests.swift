@@ -43,7 +43,8 @@ import WorkoutCore
     schedule.play([.init(sound: ids[1])], at: ms(10), priority: countdown, bank: bank)
     #expect(schedule.entries.map(\.sound) == [ids[0]])
     // A lower cue still speaks on the channel the higher one left free ...
-    schedule.play([.init(sound: ids[2], channel: .voice)], at: ms(10), priority: countdown, bank: bank)
+    schedule.play(
+      [.init(sound: ids[2], channel: .voice)], at: ms(10), priority: countdown, bank: bank)
     #expect(schedule.entries.map(\.sound) == [ids[0], ids[2]])
     // ... and of equal priority the later cue wins.
     schedule.play([.init(sound: ids[1])], at: ms(10), priority: finish, bank: bank)
@@ -59,7 +60,9 @@ import WorkoutCore
       guard case .generated(let sound) = key else { continue }
       bank.add(sound.clip(sampleRate: 8_000), as: key)
     }
-    bank.add(PCMClip(sampleRate: 8_000, samples: [Int16](repeating: 500, count: 2_000)), as: .voice("Down"))
+    bank.add(
+      PCMClip(sampleRate: 8_000, samples: [Int16](repeating: 500, count: 2_000)), as: .voice("Down")
+    )
     var schedule = SoundSchedule()
     for kind in [CueKind.repComplete(Counter(1, of: 5)), .segmentStart(.eccentric)] {
       schedule.play(
@@ -68,7 +71,7 @@ import WorkoutCore
     }
     #expect(
       schedule.entries.map(\.sound)
-        == [bank.id(of: .generated(.double_tick)), bank.id(of: .voice("Down"))])
+        == [bank.id(of: .generated(.doubleTick)), bank.id(of: .voice("Down"))])
   }
 
   @Test func aCompletionLineFollowsTheHornAtTheCuesVolume() throws {
@@ -97,7 +100,8 @@ import WorkoutCore
   @Test func muteCutsEverythingFromItsInstantAndDiscardForgets() {
     let (bank, ids) = Self.bank([1_000, 1_000])
     var schedule = SoundSchedule()
-    schedule.play([.init(sound: ids[0]), .init(sound: ids[1], offset: ms(2_000))], at: 0, bank: bank)
+    schedule.play(
+      [.init(sound: ids[0]), .init(sound: ids[1], offset: ms(2_000))], at: 0, bank: bank)
     #expect(schedule.isAudible(at: ms(500)))
     #expect(schedule.nextSound(from: ms(1_500)) == ms(2_000))
     schedule.cut(from: ms(500))

@@ -7,7 +7,8 @@ import Testing
 import WorkoutCore
 
 @Suite struct SpokenLinesTests {
-  @Test(arguments: Language.allCases) func everyLineHasItsOwnTextInEveryLanguage(language: Language) {
+  @Test(arguments: Language.allCases) func everyLineHasItsOwnTextInEveryLanguage(language: Language)
+  {
     let lines = SpokenLines(language: language)
     for key in LineKey.allCases {
       #expect(lines.lines[key].map { !$0.allSatisfy(\.isWhitespace) } == true, "\(language) \(key)")

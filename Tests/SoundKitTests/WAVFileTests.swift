@@ -18,7 +18,9 @@ import WodclockTestSupport
     format += le16(UInt16(bits))
     if extensible {
       format += le16(22) + le16(UInt16(bits)) + le32(channels == 1 ? 4 : 3) + le16(tag)
-      format += [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+      format += [
+        0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71,
+      ]
     }
     var body = Array("WAVE".utf8) + extra + Array("fmt ".utf8) + le32(UInt32(format.count)) + format
     body += Array("data".utf8) + le32(UInt32(data.count)) + data
@@ -35,7 +37,9 @@ import WodclockTestSupport
     let pcm8 = expected.map { UInt8(Int($0 >> 8) + 128) }
     let pcm16 = expected.flatMap { Self.le16(UInt16(bitPattern: $0)) }
     let pcm24 = expected.flatMap { [UInt8(0)] + Self.le16(UInt16(bitPattern: $0)) }
-    let pcm32 = expected.flatMap { (sample: Int16) -> [UInt8] in [0, 0] + Self.le16(UInt16(bitPattern: sample)) }
+    let pcm32 = expected.flatMap { (sample: Int16) -> [UInt8] in
+      [0, 0] + Self.le16(UInt16(bitPattern: sample))
+    }
     let float = expected.flatMap { Self.le32((Float($0) / 32_767).bitPattern) }
     let cases: [(String, [UInt8])] = [
       ("8-bit", Self.wav(bits: 8, data: pcm8)),
@@ -46,7 +50,10 @@ import WodclockTestSupport
       ("extensible 24-bit", Self.wav(bits: 24, data: pcm24, extensible: true)),
       ("extensible float", Self.wav(tag: 3, bits: 32, data: float, extensible: true)),
       // A chunk before `fmt ` (LIST metadata, odd length padded) is skipped.
-      ("with LIST", Self.wav(bits: 16, data: pcm16, extra: Array("LIST".utf8) + Self.le32(3) + [1, 2, 3, 0])),
+      (
+        "with LIST",
+        Self.wav(bits: 16, data: pcm16, extra: Array("LIST".utf8) + Self.le32(3) + [1, 2, 3, 0])
+      ),
     ]
     for (name, bytes) in cases {
       let clip = try WAVFile.decode(bytes)
@@ -59,7 +66,9 @@ import WodclockTestSupport
 
   @Test func stereoIsMixedDownAndTheRateKept() throws {
     let frames: [(Int16, Int16)] = [(1_000, 3_000), (-2_000, 2_000), (32_767, 32_767)]
-    let data = frames.flatMap { Self.le16(UInt16(bitPattern: $0.0)) + Self.le16(UInt16(bitPattern: $0.1)) }
+    let data = frames.flatMap {
+      Self.le16(UInt16(bitPattern: $0.0)) + Self.le16(UInt16(bitPattern: $0.1))
+    }
     let clip = try WAVFile.decode(Self.wav(channels: 2, rate: 44_100, bits: 16, data: data))
     #expect(clip == PCMClip(sampleRate: 44_100, samples: [2_000, 0, 32_767]))
   }
@@ -74,10 +83,19 @@ import WodclockTestSupport
       (lying, .chunkTooLong(chunk: "data", size: 255, available: 4)),
       (Self.wav(bits: 16, data: []), .empty),
       (Self.wav(bits: 12, data: [0, 0, 0]), .unsupportedEncoding("12-bit integer samples")),
-      (Self.wav(tag: 85, bits: 16, data: [0, 0]), .unsupportedEncoding("format code 85 (compressed audio)")),
-      (Self.wav(channels: 6, bits: 16, data: [UInt8](repeating: 0, count: 12)), .unsupportedChannels(6)),
+      (
+        Self.wav(tag: 85, bits: 16, data: [0, 0]),
+        .unsupportedEncoding("format code 85 (compressed audio)")
+      ),
+      (
+        Self.wav(channels: 6, bits: 16, data: [UInt8](repeating: 0, count: 12)),
+        .unsupportedChannels(6)
+      ),
       (Self.wav(rate: 1_000, bits: 16, data: [0, 0]), .unsupportedSampleRate(1_000)),
-      (Self.wav(rate: 8_000, bits: 8, data: [UInt8](repeating: 128, count: 80_008)), .tooLong(duration: 10_001_000_000)),
+      (
+        Self.wav(rate: 8_000, bits: 8, data: [UInt8](repeating: 128, count: 80_008)),
+        .tooLong(duration: 10_001_000_000)
+      ),
       (Array(good[0..<36]), .missingChunk("data")),
     ]
     for (bytes, expected) in cases {
@@ -89,9 +107,12 @@ import WodclockTestSupport
 
   @Test func truncatedAndGarbledFilesAreRefusedWithoutTrapping() {
     var random = SeededGenerator(seed: 16)
-    let samples = (0..<200).flatMap { _ in Self.le16(UInt16.random(in: 0...UInt16.max, using: &random)) }
+    let samples = (0..<200).flatMap { _ in
+      Self.le16(UInt16.random(in: 0...UInt16.max, using: &random))
+    }
     let files = [
-      Self.wav(bits: 16, data: samples), Self.wav(bits: 24, data: Array(samples[0..<300]), extensible: true),
+      Self.wav(bits: 16, data: samples),
+      Self.wav(bits: 24, data: Array(samples[0..<300]), extensible: true),
       Self.wav(tag: 3, channels: 2, bits: 32, data: samples),
     ]
     var refused = 0
@@ -104,14 +125,17 @@ import WodclockTestSupport
       for _ in 0..<1_000 {
         var garbled = file
         for _ in 0..<Int.random(in: 1...8, using: &random) {
-          garbled[Int.random(in: 0..<min(60, garbled.count), using: &random)] = UInt8.random(in: 0...255, using: &random)
+          garbled[Int.random(in: 0..<min(60, garbled.count), using: &random)] = UInt8.random(
+            in: 0...255, using: &random)
         }
         _ = try? WAVFile.decode(garbled)
       }
     }
     #expect(refused > 100)
     for _ in 0..<1_000 {
-      let garbage = (0..<Int.random(in: 0...200, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+      let garbage = (0..<Int.random(in: 0...200, using: &random)).map { _ in
+        UInt8.random(in: 0...255, using: &random)
+      }
       _ = try? WAVFile.decode(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8) + garbage)
     }
   }
