@@ -67,6 +67,9 @@ let package = Package(
     .target(name: "ButtonKit", dependencies: ["WorkoutCore"]),
     // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
     .target(name: "SounderKit", dependencies: ["WorkoutCore"]),
+    // Pure logic of speakers: generated sounds, WAV decoding, the spoken lines per language,
+    // cues to sounds, the sound schedule and the mixer that fills the PCM buffer.
+    .target(name: "SoundKit", dependencies: ["WorkoutCore", "SounderKit", "DisplayKit"]),
     // The web interface's pure core: routes, access rules, the PIN throttle, sessions, event
     // stream framing, and what a page draws (the clock's laws and the face). Pure.
     .target(
@@ -195,6 +198,9 @@ let package = Package(
       dependencies: ["ButtonKit", "WorkoutCore", "WorkoutNotation", "WodclockTestSupport"]),
     .testTarget(
       name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore", "WodclockTestSupport"]),
+    .testTarget(
+      name: "SoundKitTests",
+      dependencies: ["SoundKit", "SounderKit", "DisplayKit", "WorkoutCore", "WodclockTestSupport"]),
     .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "JSONKit"]),
     .testTarget(
       name: "WebInterfaceTests",

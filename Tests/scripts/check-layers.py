@@ -23,8 +23,8 @@ import sys
 
 PURE_MODULES = [
     "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "SevenSegment",
-    "MatrixKit", "DeflateCoding", "PNGEncoding", "ButtonKit", "SounderKit", "WorkoutNotation",
-    "WebInterface",
+    "MatrixKit", "DeflateCoding", "PNGEncoding", "ButtonKit", "SounderKit", "SoundKit",
+    "WorkoutNotation", "WebInterface",
 ]
 # What a pure module may import besides the other pure modules: the standard library's own.
 STANDARD_LIBRARY = {"Swift", "_Concurrency", "Synchronization"}
