@@ -71,11 +71,17 @@ extension Loader {
       !bytes.isEmpty && bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     if scalar.style == .plain {
       // YAML reads an unquoted 0042 as the number 42: the file would not say what it seems to.
+      let quoting = "unquoted, YAML reads a number and drops its leading zeros"
+      let hint =
+        !digits
+        ? "remove 'pin' to serve the display only, without the remote"
+        : WebLimits.pinLength.contains(bytes.count)
+          ? "write pin: \"\(scalar.text)\": " + quoting
+            // Quoting alone would not do: the next error would be its length.
+          : "write 4 to 12 digits in quotes, such as pin: \"4821\"; " + quoting
       checker.error(
         digits ? "the PIN must be in quotes" : "expected \(expected) for 'pin'", at: scalar.range,
-        hint: digits
-          ? "write pin: \"\(scalar.text)\": unquoted, YAML reads a number and drops its leading "
-            + "zeros" : "remove 'pin' to serve the display only, without the remote")
+        hint: hint)
       return nil
     }
     guard digits else {

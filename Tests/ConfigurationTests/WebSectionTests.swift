@@ -78,6 +78,10 @@ struct WebSectionTests {
 
         """)
     #expect(Self.rendered("web: {pin: 4821}\n").contains("error: the PIN must be in quotes"))
+    // Quoting a PIN of the wrong length would only lead to the next error: the hint says both.
+    #expect(
+      Self.rendered("web:\n  pin: 42\n").contains(
+        "hint: write 4 to 12 digits in quotes, such as pin: \"4821\"; unquoted, YAML reads"))
   }
 
   @Test(
