@@ -29,6 +29,37 @@ private func tabataConfig(_ extra: String = "") -> String {
 }
 
 @Suite struct ShellTests {
+  /// A speaker writes its samples ahead of the instant they mark: the frame's look ahead gives
+  /// the cues due until a later instant, with the instants the frames then deliver them at.
+  @Test func framesForeseeTheCuesThatTheLaterFramesDeliver() throws {
+    let record = OutputRecord()
+    let clock = try InProcessDaemon(config: tabataConfig(), kinds: [.recordingOutput(record)])
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 6.5)
+    // At 6.5 s into the 10 s count-in: 3-2-1 at 7, 8, 9 s, then the Tabata starts at 10 s.
+    let frame = try #require(record.frames.last)
+    let ahead = try #require(frame.preview).cues(until: frame.monotonicNow + 4_000_000_000)
+    let seconds = ahead.map { Double($0.due - ManualTime.origin) / 1e9 }
+    #expect(ahead.prefix(3).map(\.kind.name) == ["countdown", "countdown", "countdown"])
+    #expect(seconds.prefix(3) == [7, 8, 9])
+    #expect(ahead.contains { $0.kind == .start } && seconds.allSatisfy { $0 > 6.5 && $0 <= 10.5 })
+    // Nothing is taken from the engine itself: the frames deliver every foreseen cue, at its
+    // instant.
+    let delivered = record.cues.count
+    clock.run(for: 4)
+    let deliveredLater = record.cues.dropFirst(delivered)
+    #expect(deliveredLater.map(\.kind) == ahead.map(\.kind))
+    #expect(deliveredLater.map(\.due) == seconds)
+    // A pause takes them back: the next frame's look ahead is empty.
+    _ = try clock.request(#"{"cmd": "pause"}"#)
+    clock.run(for: 0.1)
+    let paused = try #require(record.frames.last)
+    #expect(try #require(paused.preview).cues(until: paused.monotonicNow + 4_000_000_000).isEmpty)
+    // And a look ahead to the frame's own instant or before it has nothing.
+    #expect(try #require(frame.preview).cues(until: frame.monotonicNow).isEmpty)
+  }
+
   @Test func aFailingOutputIsRetriedWithGrowingWaitsAndLoggedOnce() throws {
     let record = OutputRecord()
     record.failingStarts = 4

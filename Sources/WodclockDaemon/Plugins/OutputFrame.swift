@@ -61,35 +61,51 @@ public struct OutputFrame {
   }
 }
 
-/// The snapshot and time of day a frame's displays will show at a later monotonic instant.
+/// The snapshot and time of day a frame's displays will show at a later monotonic instant, and
+/// the cues due until then: what happens if nobody presses anything.
 ///
-/// The daemon's source is made once and takes the frame's own instants, so that publishing a
+/// The daemon's sources are made once and take the frame's own instants, so that publishing a
 /// frame allocates no closure on every wake-up.
 public struct FramePreview {
   public typealias Picture = (snapshot: WorkoutSnapshot, civilTime: CivilTime)
   private let source: (_ later: Int64, _ now: Int64, _ wall: WallClock.Instant) -> Picture?
+  private let cueSource: (_ later: Int64) -> [FrameCue]
   private let now: Int64
   private let wall: WallClock.Instant
 
   /// A preview from `source`, asked with the instants of the frame it belongs to: its
   /// monotonic `now` and its wall-clock `wall`. Nil from the source: nothing to show ahead.
+  /// `cues` gives the cues due after the frame up to a later instant.
   init(
     source: @escaping (_ later: Int64, _ now: Int64, _ wall: WallClock.Instant) -> Picture?,
-    now: Int64, wall: WallClock.Instant
+    cues: @escaping (_ later: Int64) -> [FrameCue], now: Int64, wall: WallClock.Instant
   ) {
     self.source = source
+    self.cueSource = cues
     self.now = now
     self.wall = wall
   }
 
-  /// A preview that shows what `picture` gives for a later instant (tests, benchmarks).
-  public init(_ picture: @escaping (_ later: Int64) -> Picture) {
+  /// A preview that shows what `picture` gives for a later instant, and whose cues until an
+  /// instant are what `cues` gives (tests, benchmarks).
+  public init(
+    _ picture: @escaping (_ later: Int64) -> Picture,
+    cues: @escaping (_ later: Int64) -> [FrameCue] = { _ in [] }
+  ) {
     self.init(
-      source: { later, _, _ in picture(later) }, now: 0, wall: WallClock.Instant(seconds: 0))
+      source: { later, _, _ in picture(later) }, cues: cues, now: 0,
+      wall: WallClock.Instant(seconds: 0))
   }
 
   /// What the displays will show at monotonic instant `later`, or nil when it cannot be told.
   public func callAsFunction(_ later: Int64) -> Picture? { source(later, now, wall) }
+
+  /// The cues due after the frame's instant up to `later` (monotonic), in order: for outputs
+  /// that must start before the instant they mark, as a speaker writes its samples ahead by
+  /// its device's latency. A press in between can take them back: the next frame's look says.
+  public func cues(until later: Int64) -> [FrameCue] {
+    later > now ? cueSource(later) : []
+  }
 }
 
 /// A cue as outputs get it: what happened, and when it was due on the real monotonic clock.

@@ -38,6 +38,9 @@ final class FrameComposer {
   private lazy var previewSource: (Int64, Int64, WallClock.Instant) -> FramePreview.Picture? = {
     [weak self] later, now, wall in self?.picture(at: later, from: now, wall: wall)
   }
+  private lazy var cueSource: (Int64) -> [FrameCue] = { [weak self] later in
+    self?.cues(until: later) ?? []
+  }
 
   init(
     host: EngineHost, configuration: WodclockConfiguration, timeBase: TimeBase,
@@ -78,7 +81,8 @@ final class FrameComposer {
       clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
       speed: timeBase.speed, message: message?.text, muted: muted,
       nextChange: nextDisplayChange(at: now, wall: wall),
-      preview: FramePreview(source: previewSource, now: now, wall: wall), overlay: overlay)
+      preview: FramePreview(source: previewSource, cues: cueSource, now: now, wall: wall),
+      overlay: overlay)
   }
 
   /// The frame of the displays as they are at `now`, without cues and without a look ahead:
@@ -143,6 +147,23 @@ final class FrameComposer {
     futureWall.seconds += nanoseconds / 1_000_000_000
     futureWall.nanoseconds = Int32(nanoseconds % 1_000_000_000)
     return (future, WallClock.civilTime(at: futureWall))
+  }
+
+  /// The cues the engine will give up to monotonic `later` if nobody presses anything: a
+  /// copy of it runs ahead, as for the picture, from deadline to deadline as the loop takes
+  /// them (one jump would drop the countdowns it passed, as after a stall).
+  private func cues(until later: Int64) -> [FrameCue] {
+    var engine = host.engine
+    let ahead = timeBase.engineInstant(atMonotonic: later)
+    var cues: [Cue] = []
+    // Bounded: a look far ahead (or a deadline that did not move) ends after 256 steps.
+    var steps = 0
+    while let deadline = engine.nextDeadline, deadline <= ahead, steps < 256 {
+      cues += engine.advance(to: deadline)
+      steps += 1
+    }
+    cues += engine.advance(to: ahead)
+    return cues.map(realCue)
   }
 
   // MARK: - Time
