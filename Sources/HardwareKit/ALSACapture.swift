@@ -45,8 +45,10 @@ public final class ALSACapture {
     try pcm.readiness(reported)
   }
 
-  /// Starts recording.
-  public func start() throws(ALSAError) { try pcm.start() }
+  /// Starts recording; a stream already recording goes on.
+  public func start() throws(ALSAError) {
+    if pcm.state != .running { try pcm.start() }
+  }
 
   /// The frames recorded and not yet read, and the monotonic instant the device's pointer was
   /// read for that count (`snd_pcm_htimestamp`).
@@ -74,7 +76,7 @@ public final class ALSACapture {
         try pcm.start()
         return 0
       }
-      throw ALSAError.io("read", device, code: code)
+      throw pcm.failure("read", code)
     }
     for frame in 0..<read { samples.append(interleaved[frame * channels]) }
     return read

@@ -100,10 +100,15 @@ extension ALSAError {
     }
   }
 
-  /// A failure of `operation` on an open device: unplugged, or something else.
-  static func io(_ operation: String, _ device: String, code: Int32) -> ALSAError {
+  /// A failure of `operation` on an open device: unplugged, or something else. `EBADFD` means
+  /// gone only for a `disconnected` stream: ALSA also says it of a call in the wrong state.
+  static func io(
+    _ operation: String, _ device: String, code: Int32, disconnected: Bool = true
+  ) -> ALSAError {
     let message = "sound device '\(device)': \(operation) failed: \(reason(code))"
     switch -code {
+    case EBADFD where !disconnected:
+      return ALSAError(.system, message, code: code)
     case ENODEV, EBADFD, ESHUTDOWN:
       return ALSAError(
         .unplugged, "sound device '\(device)' is gone: \(reason(code))", code: code,

@@ -180,7 +180,7 @@ final class ALSAPCM {
     var revents: UInt16 = 0
     let result = calsa_pcm_poll_descriptors_revents(
       pcm, &pollStorage, UInt32(pollStorage.count), &revents)
-    guard result >= 0 else { throw ALSAError.io("poll", device, code: result) }
+    guard result >= 0 else { throw failure("poll", result) }
     return ALSAReadiness(rawValue: revents)
   }
 
@@ -189,7 +189,7 @@ final class ALSAPCM {
   func recover(_ code: Int32) throws(ALSAError) -> Bool {
     guard code == -EPIPE || code == -ESTRPIPE else { return false }
     let result = calsa_pcm_recover(try pcm("recover"), code)
-    guard result == 0 else { throw ALSAError.io("recovery", device, code: result) }
+    guard result == 0 else { throw failure("recovery", result) }
     xruns += 1
     return true
   }
@@ -202,7 +202,7 @@ final class ALSAPCM {
       frames = calsa_pcm_avail_update(pcm)
     }
     guard frames >= 0 else {
-      throw ALSAError.io("avail", device, code: Int32(truncatingIfNeeded: frames))
+      throw failure("avail", Int32(truncatingIfNeeded: frames))
     }
     return frames
   }
@@ -213,7 +213,7 @@ final class ALSAPCM {
     var frames = 0
     var result = calsa_pcm_delay(pcm, &frames)
     if result < 0, try recover(result) { result = calsa_pcm_delay(pcm, &frames) }
-    guard result == 0 else { throw ALSAError.io("delay", device, code: result) }
+    guard result == 0 else { throw failure("delay", result) }
     return frames
   }
 
@@ -222,22 +222,27 @@ final class ALSAPCM {
     var frames: UInt = 0
     var instant: Int64 = 0
     let result = calsa_pcm_htimestamp(try pcm("htimestamp"), &frames, &instant)
-    guard result == 0 else { throw ALSAError.io("htimestamp", device, code: result) }
+    guard result == 0 else { throw failure("htimestamp", result) }
     return (Int(clamping: frames), instant)
+  }
+
+  /// The error of a failed call: the device is gone, or the call failed.
+  func failure(_ operation: String, _ code: Int32) -> ALSAError {
+    ALSAError.io(operation, device, code: code, disconnected: state == .disconnected)
   }
 
   func start() throws(ALSAError) {
     let result = calsa_pcm_start(try pcm("start"))
-    guard result == 0 else { throw ALSAError.io("start", device, code: result) }
+    guard result == 0 else { throw failure("start", result) }
   }
 
   func prepare() throws(ALSAError) {
     let result = calsa_pcm_prepare(try pcm("prepare"))
-    guard result == 0 else { throw ALSAError.io("prepare", device, code: result) }
+    guard result == 0 else { throw failure("prepare", result) }
   }
 
   func drop() throws(ALSAError) {
     let result = calsa_pcm_drop(try pcm("drop"))
-    guard result == 0 else { throw ALSAError.io("stop", device, code: result) }
+    guard result == 0 else { throw failure("stop", result) }
   }
 }

@@ -132,7 +132,7 @@ public final class ALSAPlayback {
     let code = Int32(truncatingIfNeeded: written)
     if code == -EAGAIN { return 0 }
     if try pcm.recover(code) { return 0 }
-    throw ALSAError.io("write", device, code: code)
+    throw pcm.failure("write", code)
   }
 
   /// Writes mono samples; see `write(_:)` for a buffer.

@@ -4,6 +4,7 @@
 // every libasound install has (they do not play in real time: the timing is checked against
 // the snd-aloop loopback card in Tests/hil).
 
+import Glibc
 import HardwareKit
 import Testing
 import WodclockTestSupport
@@ -75,6 +76,31 @@ import WodclockTestSupport
     #expect(playback.state != .setUp)
   }
 
+  @Test func aCallInTheWrongStateIsAnErrorNotAnUnpluggedDevice() throws {
+    let playback = try ALSAPlayback.open(device: "null")
+    defer { playback.close() }
+    try playback.start()
+    #expect(playback.state == .running)
+    // ALSA answers EBADFD, which of a disconnected stream means gone; this one is not.
+    let error = #expect(throws: ALSAError.self) { try playback.start() }
+    #expect(error?.kind == .system)
+    #expect(error?.isUnplugged == false)
+    #expect(
+      error?.description
+        == "sound device 'null': start failed: File descriptor in bad state (EBADFD)")
+  }
+
+  @Test func aCaptureStreamStartedTwiceGoesOnRecording() throws {
+    let capture = try ALSACapture.open(device: "null")
+    defer { capture.close() }
+    try capture.start()
+    try capture.start()
+    #expect(capture.state == .running)
+    var samples: [Int16] = []
+    #expect(try capture.read(appendingTo: &samples) >= 0)
+    #expect(capture.overruns == 0)
+  }
+
   @Test func theNextFrameIsHeardAfterTheDelay() throws {
     let playback = try ALSAPlayback.open(device: "null")
     defer { playback.close() }
@@ -104,5 +130,17 @@ import WodclockTestSupport
     #expect(
       error?.description
         == "cannot open mixer of 'hw:99': Invalid argument (EINVAL); hint: \(Self.listHint)")
+  }
+}
+
+@Suite struct ALSALinkingTests {
+  /// A clock without a speaker must not pay for libasound: the library is loaded with dlopen
+  /// when a sound device is first opened, never linked (this test binary links HardwareKit as
+  /// the daemon does).
+  @Test func libasoundIsNotLinked() throws {
+    let dynamic = try run("/usr/bin/readelf", ["--dynamic", "/proc/\(getpid())/exe"])
+    #expect(dynamic.status == 0)
+    #expect(dynamic.output.contains("(NEEDED)"))
+    #expect(!dynamic.output.contains("libasound"))
   }
 }
