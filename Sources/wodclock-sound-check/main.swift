@@ -291,15 +291,21 @@ func lateness(_ result: SessionResult, what: String) -> [Int64]? {
   return matched.count == result.deadlines.count ? matched : nil
 }
 
+/// The figures: the signed median (negative is early), then p50, p99 and the largest of the
+/// distance from the deadline either way.
 func printFigures(_ lateness: [Int64], _ result: SessionResult, _ playback: ALSAPlayback) {
-  let sorted = lateness.sorted()
-  func percentile(_ p: Int) -> Int64 { sorted[min(sorted.count - 1, sorted.count * p / 100)] }
-  let largest = sorted.map(\.magnitude).max() ?? 0
+  let signed = lateness.sorted()
+  let distances = lateness.map { Int64($0.magnitude) }.sorted()
+  func percentile(_ sorted: [Int64], _ p: Int) -> Int64 {
+    sorted[min(sorted.count - 1, sorted.count * p / 100)]
+  }
   print(
-    "figures: onset minus deadline over \(sorted.count) clicks: p50 \(milliseconds(percentile(50))) ms, "
-      + "p99 \(milliseconds(percentile(99))) ms, max \(milliseconds(Int64(largest))) ms "
-      + "(min \(milliseconds(sorted.first ?? 0)) ms); buffer \(playback.bufferFrames) frames, "
-      + "period \(playback.periodFrames), \(playback.sampleRate) Hz, \(playback.channels) channel(s); "
+    "figures: onset minus deadline over \(signed.count) clicks: median "
+      + "\(milliseconds(percentile(signed, 50))) ms; |onset - deadline| p50 "
+      + "\(milliseconds(percentile(distances, 50))) ms, p99 "
+      + "\(milliseconds(percentile(distances, 99))) ms, max \(milliseconds(distances.last ?? 0)) ms; "
+      + "buffer \(playback.bufferFrames) frames, period \(playback.periodFrames), "
+      + "\(playback.sampleRate) Hz, \(playback.channels) channel(s); "
       + "underruns \(result.underruns), overruns \(result.overruns)")
 }
 
@@ -344,7 +350,11 @@ func run() -> Int32 {
     interval: 100_000_000
   ) { now in
     if unplugger == nil && now >= unplugAt {
-      unplugger = try? Subprocess.spawn(executable: "sound-unplug")
+      do {
+        unplugger = try Subprocess.spawn(executable: "sound-unplug")
+      } catch {
+        check(false, "run sound-unplug", "\(error)")
+      }
     }
   }
   close(streams, from: poller)
@@ -354,8 +364,12 @@ func run() -> Int32 {
   }
   print("      reported: \(gone)")
   check(gone.isUnplugged, "unplugging the card mid-play is reported as gone", "\(gone.kind)")
-  let unplugStatus = try? unplugger?.wait(timeoutMilliseconds: 15_000)
-  check(unplugStatus == .exited(0), "sound-unplug", "\(String(describing: unplugStatus))")
+  do {
+    let status = try unplugger?.wait(timeoutMilliseconds: 15_000)
+    check(status == .exited(0), "sound-unplug", "\(String(describing: status))")
+  } catch {
+    check(false, "sound-unplug", "\(error)")
+  }
 
   // Reopen with backoff (100 ms doubling to 1 s); the card comes back after two failures.
   var backoff: Int64 = 100_000_000
@@ -372,8 +386,12 @@ func run() -> Int32 {
         print("      reopening: \(error) (reported once; retrying with backoff)")
       }
       if attempts == 2 {
-        let status = try? Subprocess.spawn(executable: "sound-plug").wait()
-        check(status == .exited(0), "sound-plug", "\(String(describing: status))")
+        do {
+          let status = try Subprocess.spawn(executable: "sound-plug").wait()
+          check(status == .exited(0), "sound-plug", "\(status)")
+        } catch {
+          check(false, "sound-plug", "\(error)")
+        }
       }
       var pause = timespec(
         tv_sec: Int(backoff / 1_000_000_000), tv_nsec: Int(backoff % 1_000_000_000))
