@@ -45,9 +45,17 @@ public final class ALSACapture {
     try pcm.readiness(reported)
   }
 
-  /// Starts recording; a stream already recording goes on.
+  /// Starts recording; a stream already recording goes on, and one that overran while nobody
+  /// read it (counted in `overruns`) or was stopped starts afresh.
   public func start() throws(ALSAError) {
-    if pcm.state != .running { try pcm.start() }
+    switch pcm.state {
+    case .running: return
+    case .xrun:
+      _ = try pcm.recover(-EPIPE)
+    case .setUp: try pcm.prepare()
+    default: break
+    }
+    try pcm.start()
   }
 
   /// The frames recorded and not yet read, and the monotonic instant the device's pointer was

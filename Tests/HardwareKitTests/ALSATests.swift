@@ -99,6 +99,10 @@ import WodclockTestSupport
     var samples: [Int16] = []
     #expect(try capture.read(appendingTo: &samples) >= 0)
     #expect(capture.overruns == 0)
+    // Stopped, it starts afresh.
+    try capture.stop()
+    try capture.start()
+    #expect(capture.state == .running)
   }
 
   @Test func theNextFrameIsHeardAfterTheDelay() throws {
