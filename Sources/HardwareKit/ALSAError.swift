@@ -103,15 +103,16 @@ extension ALSAError {
   /// A failure of `operation` on an open device: unplugged, or something else. `EBADFD` means
   /// gone only for a `disconnected` stream: ALSA also says it of a call in the wrong state.
   static func io(
-    _ operation: String, _ device: String, code: Int32, disconnected: Bool = true
+    _ operation: String, _ device: String, code: Int32, disconnected: Bool = true,
+    subject: String = "sound device"
   ) -> ALSAError {
-    let message = "sound device '\(device)': \(operation) failed: \(reason(code))"
+    let message = "\(subject) '\(device)': \(operation) failed: \(reason(code))"
     switch -code {
     case EBADFD where !disconnected:
       return ALSAError(.system, message, code: code)
     case ENODEV, EBADFD, ESHUTDOWN:
       return ALSAError(
-        .unplugged, "sound device '\(device)' is gone: \(reason(code))", code: code,
+        .unplugged, "\(subject) '\(device)' is gone: \(reason(code))", code: code,
         hint: "it is opened again when it is back")
     default:
       return ALSAError(.system, message, code: code)

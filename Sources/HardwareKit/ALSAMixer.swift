@@ -77,7 +77,9 @@ public final class ALSAMixer {
   public func refresh() throws(ALSAError) {
     guard let handle else { return }
     let result = calsa_mixer_handle_events(handle)
-    guard result >= 0 else { throw ALSAError.io("mixer events", card, code: result) }
+    guard result >= 0 else {
+      throw ALSAError.io("reading events", card, code: result, subject: "mixer of")
+    }
   }
 
   /// Closes the mixer; its controls are then unusable.
@@ -109,7 +111,9 @@ public final class ALSAMixer {
       try checkOpen()
       var value = 0
       let result = calsa_mixer_volume(element, &value)
-      guard result == 0 else { throw ALSAError.io("reading '\(name)'", mixer.card, code: result) }
+      guard result == 0 else {
+        throw ALSAError.io("reading '\(name)'", mixer.card, code: result, subject: "mixer of")
+      }
       return value
     }
 
@@ -118,7 +122,9 @@ public final class ALSAMixer {
       try checkOpen()
       let result = calsa_mixer_set_volume(
         element, min(max(value, range.lowerBound), range.upperBound))
-      guard result == 0 else { throw ALSAError.io("setting '\(name)'", mixer.card, code: result) }
+      guard result == 0 else {
+        throw ALSAError.io("setting '\(name)'", mixer.card, code: result, subject: "mixer of")
+      }
     }
 
     private func checkOpen() throws(ALSAError) {

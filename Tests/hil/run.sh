@@ -15,8 +15,9 @@
 # back, found again through the monitor or by retries, see serial-matrix-check.sh.
 # The sound variant plays clicks at absolute deadlines through ALSAPlayback to the snd-aloop
 # loopback card and records them back (wodclock-sound-check), beside the same in a bare C loop
-# (alsa-click-floor.c, the floor), printing onset minus deadline for both; then the card is
-# unplugged mid-play and plugged back, and playing must resume by reopening.
+# (alsa-click-floor.c, the floor), printing onset minus deadline for both; a volume control is
+# lowered and restored as ducking does; then the card is unplugged mid-play and plugged back,
+# and playing must resume by reopening.
 #
 # Usage: Tests/hil/run.sh [v1] [v2] [usb] [sound]      (default: all four)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
@@ -81,22 +82,24 @@ run_usb() {
   done
 }
 
-# The sound check: one small build (HardwareKit only, on v1's scratch path), the C floor linked
-# with libasound, and one VM run. Every click must be found within 50 ms of its deadline; the
-# figures are printed, not asserted (an emulated CPU's timing says little about a Pi's).
+# The sound check: one small build (HardwareKit only, on v1's scratch path; a release build
+# whatever HIL_CONFIGURATION says, as the daemon ships: a debug build's slower loop underruns
+# under emulation), the C floor linked with libasound, and one VM run. Every click must be
+# found within 50 ms of its deadline; the figures are printed, not asserted (an emulated CPU's
+# timing says little about a Pi's).
 run_sound() {
   local scratch=.build/hil-v1 start rc
   start=$(now)
-  "$SWIFT" build --scratch-path "$scratch" -c "$configuration" --product wodclock-sound-check \
+  "$SWIFT" build --scratch-path "$scratch" -c release --product wodclock-sound-check \
     --static-swift-stdlib -Xswiftc -warnings-as-errors
   mkdir -p .build/hil-sound
   cc -O2 -Wall -Werror -o .build/hil-sound/alsa-click-floor Tests/hil/alsa-click-floor.c -lasound
   echo "hil: built sound ($(since "$start") s)"
   start=$(now)
   rc=0
-  Tests/hil/gpio-sim-vm.sh --timeout 240 --sound -b "$scratch/$configuration/wodclock-sound-check" \
+  Tests/hil/gpio-sim-vm.sh --timeout 240 --sound -b "$scratch/release/wodclock-sound-check" \
     -b .build/hil-sound/alsa-click-floor -- \
-    "alsa-click-floor; floor=\$?; wodclock-sound-check --replug; check=\$?;
+    "alsa-click-floor; floor=\$?; wodclock-sound-check --mixer --replug; check=\$?;
      echo \"hil: sound floor \$floor, sound check \$check\"; [ \$floor -eq 0 ] && [ \$check -eq 0 ]" \
     || rc=$?
   if [ "$rc" -eq 0 ]; then
