@@ -9,8 +9,10 @@ SWIFT_FLAGS   ?=
 # util-linux brings setpriv: tests open a claimed serial port as another user. xfonts-base and
 # pcf2bdf: X11's fonts, converted to BDF, go through the matrix outputs' font check.
 # libmicrohttpd-dev: the web server's header, and its runtime (loaded when a server starts).
+# libasound2-dev: ALSA's header for the speaker, and its runtime (loaded when a sound device
+# is first opened).
 DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
-                 xfonts-base pcf2bdf libmicrohttpd-dev
+                 xfonts-base pcf2bdf libmicrohttpd-dev libasound2-dev
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared

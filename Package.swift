@@ -95,9 +95,13 @@ let package = Package(
     // libmicrohttpd for the web interface, loaded with dlopen when a web server starts (never
     // linked: it would cost every start 2.8 MB; see CMicroHTTPD.c). Imported by HardwareKit only.
     .target(name: "CMicroHTTPD"),
+    // ALSA (Debian `libasound2-dev` for the header) for the speaker, loaded with dlopen when a
+    // sound device or mixer is first opened: a clock without a speaker never maps libasound
+    // (see CALSA.c). Imported by HardwareKit only.
+    .target(name: "CALSA"),
     .target(
       name: "HardwareKit",
-      dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD"]),
+      dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD", "CALSA"]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
@@ -132,6 +136,9 @@ let package = Package(
     .executableTarget(
       name: "wodclock-segment-check",
       dependencies: ["SevenSegment", "SegmentDrivers", "HardwareKit", "SegmentDecoders"]),
+    // Hardware-in-the-loop check of ALSAPlayback against the snd-aloop loopback card: clicks at
+    // absolute deadlines, recorded back, onset minus deadline; unplug and replug (Tests/hil).
+    .executableTarget(name: "wodclock-sound-check", dependencies: ["HardwareKit"]),
     // A developer tool, not part of the product: it may use the tests' fakes.
     .executableTarget(
       name: "wodclock-bench",
@@ -219,7 +226,9 @@ let package = Package(
 )
 
 /// The C targets, which take no Swift settings.
-let cTargets: Set<String> = ["CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "WebAssets"]
+let cTargets: Set<String> = [
+  "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CALSA", "WebAssets",
+]
 
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
   var settings = target.swiftSettings ?? []

@@ -62,6 +62,12 @@
 #                           plugged in, so /dev/ttyACM0 (host side, cdc_acm) talks to
 #                           /dev/ttyGS0 (gadget side). usb-unplug / usb-plug unbind and bind
 #                           the gadget (its UDC file): a real disconnect, with uevents.
+#   --sound                 a real-time sound card: snd-aloop (Debian builds ALSA's loopback
+#                           card as a module, CONFIG_SND_ALOOP=m) loaded with its dependencies,
+#                           plus libasound.so.2 and the configuration it reads
+#                           (/usr/share/alsa), which ldd cannot find for a program that loads
+#                           the library with dlopen. sound-unplug / sound-plug take the card away
+#                           and bring it back.
 #   --self-test             run the built-in libgpiod tool test (PASS/FAIL lines)
 #   --prepare               set up the cache and exit 0 (no VM is booted)
 #   -h, --help              this text
@@ -86,6 +92,10 @@
 #   $USB_SERIAL_ID (1d6b:0104:HIL0001, vendor:product:serial), $USB_SERIAL_BY_ID (the
 #   /dev/serial/by-id link udev makes; only with --udev), and the commands usb-unplug and
 #   usb-plug.
+#   With --sound: card "Loopback" (playback hw:Loopback,0,N is heard on capture
+#   hw:Loopback,1,N); sound-unplug unbinds the card's device from its driver (what pulling a
+#   USB card does: open PCMs fail with ENODEV) and unloads snd-aloop once nothing holds it;
+#   sound-plug loads it again.
 #   Note: gpio-sim reverts a line to its pull when it is released, so read an
 #   output back while it is still requested (e.g. `gpioset --mode=signal ... &`).
 #   Note: busybox sh runs its own applet in preference to a same-named file on
@@ -132,7 +142,7 @@ usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 # ---------------------------------------------------------------- arguments --
 FILES=() ENVS=() LINE_NAMES=()
 WORKDIR=/ BANKS=8 MOCKUP="" I2C_STUB="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
-SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0 USB_SERIAL=0
+SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0 USB_SERIAL=0 SOUND=0
 while [ $# -gt 0 ]; do
   case "$1" in   # options that take a value must have one
     -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|--i2c-stub|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log)
@@ -159,6 +169,7 @@ while [ $# -gt 0 ]; do
     --self-test) SELFTEST=1; shift ;;
     --udev) UDEV=1; shift ;;
     --usb-serial) USB_SERIAL=1; shift ;;
+    --sound) SOUND=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
@@ -309,6 +320,30 @@ add_usb_modules() {  # caches built before the USB modules were part of them
   rm -rf "$scratch"
 }
 
+# ALSA's core and the loopback card, modules in Debian's kernel (CONFIG_SOUND=m, CONFIG_SND=m,
+# CONFIG_SND_ALOOP=m); listed in load order (their modinfo depends=).
+SOUND_MODULES="soundcore core/snd core/snd-timer core/snd-pcm drivers/snd-aloop"
+copy_sound_modules() {  # copy_sound_modules UNPACKED_IMAGE_DIR DEST
+  local m=$1/lib/modules/$KREL/kernel/sound f
+  for f in $SOUND_MODULES; do
+    [ -f "$m/$f.ko" ] || die "$(basename "$f").ko is not in linux-image-$KREL (see CONFIG_SND_ALOOP in its config)"
+    cp "$m/$f.ko" "$2/"
+  done
+}
+add_sound_modules() {  # caches built before the sound modules were part of them
+  local scratch
+  log "adding snd-aloop and ALSA's core modules to the kernel cache (one-time)"
+  scratch=$(mktemp -d "/tmp/$PROG-sound.XXXXXX")
+  ( cd "$scratch" && apt-get download "linux-image-$KREL" >apt-download.log 2>&1 ) \
+    || { cat "$scratch/apt-download.log" >&2; rm -rf "$scratch"; die "apt-get download failed"; }
+  dpkg -x "$scratch"/linux-image-"$KREL"_*.deb "$scratch/img"
+  mkdir -p "$scratch/sound"
+  copy_sound_modules "$scratch/img" "$scratch/sound"
+  strip --strip-debug "$scratch/sound/"*.ko
+  rm -rf "$CACHE/sound-modules"; mv "$scratch/sound" "$CACHE/sound-modules"
+  rm -rf "$scratch"
+}
+
 build_kernel_cache() {
   local scratch src hdr v_img v_src
   log "building kernel cache for $KREL in $CACHE (one-time; ~1-2 min)"
@@ -353,7 +388,10 @@ build_kernel_cache() {
   copy_input_modules "$scratch/img" "$CACHE.tmp/modules"
   mkdir -p "$CACHE.tmp/usb-modules"
   copy_usb_modules "$scratch/img" "$CACHE.tmp/usb-modules"
-  strip --strip-debug "$CACHE.tmp/modules/"*.ko "$CACHE.tmp/usb-modules/"*.ko
+  mkdir -p "$CACHE.tmp/sound-modules"
+  copy_sound_modules "$scratch/img" "$CACHE.tmp/sound-modules"
+  strip --strip-debug "$CACHE.tmp/modules/"*.ko "$CACHE.tmp/usb-modules/"*.ko \
+    "$CACHE.tmp/sound-modules/"*.ko
   # Load order (= modules.dep): configfs, irq_sim -> gpio-sim; irq_sim -> gpio-mockup
   extract_vmlinux "$CACHE.tmp/vmlinuz" "$CACHE.tmp/vmlinux" || true
   echo "$v_img" >"$CACHE.tmp/version"
@@ -375,6 +413,9 @@ if [ ! -e "$CACHE/modules/uinput.ko" ]; then
 fi
 if [ ! -e "$CACHE/usb-modules/cdc-acm.ko" ]; then
   ( flock 9; [ -e "$CACHE/usb-modules/cdc-acm.ko" ] || add_usb_modules ) 9>"$CACHE_ROOT/.lock-$KREL"
+fi
+if [ ! -e "$CACHE/sound-modules/snd-aloop.ko" ]; then
+  ( flock 9; [ -e "$CACHE/sound-modules/snd-aloop.ko" ] || add_sound_modules ) 9>"$CACHE_ROOT/.lock-$KREL"
 fi
 
 # udev for --udev: Debian's package unpacked once (udevadm is also systemd-udevd), not installed
@@ -459,6 +500,16 @@ if [ "$USB_SERIAL" = 1 ]; then
   cp "$CACHE/usb-modules/"*.ko "$ROOT/lib/modules/gpio-sim-vm/usb/"
   for f in $USB_SERIAL_MODULES; do basename "$f"; done >"$ROOT/lib/modules/gpio-sim-vm/usb/order"
 fi
+if [ "$SOUND" = 1 ]; then
+  mkdir -p "$ROOT/lib/modules/gpio-sim-vm/sound"
+  cp "$CACHE/sound-modules/"*.ko "$ROOT/lib/modules/gpio-sim-vm/sound/"
+  for f in $SOUND_MODULES; do basename "$f"; done >"$ROOT/lib/modules/gpio-sim-vm/sound/order"
+  # What a program that dlopens libasound needs and ldd cannot see: the library (a link at the
+  # name it is opened by) and the configuration it parses at the first open.
+  add_path /usr/lib/x86_64-linux-gnu/libasound.so.2.0.0 /usr/lib/x86_64-linux-gnu/libasound.so.2.0.0
+  ln -sf libasound.so.2.0.0 "$ROOT/usr/lib/x86_64-linux-gnu/libasound.so.2"
+  for part in alsa.conf cards ctl pcm; do add_path "/usr/share/alsa/$part" "/usr/share/alsa/$part"; done
+fi
 # /dev/console must exist before /init runs, or init gets no stdio.
 mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
 mknod -m 666 "$ROOT/dev/null" c 1 3 2>/dev/null || true
@@ -511,8 +562,20 @@ EOF
 printf '#!/bin/sh\necho "" > /sys/kernel/config/usb_gadget/matrix/UDC\n' >"$ROOT/usr/bin/usb-unplug"
 printf '#!/bin/sh\nls /sys/class/udc > /sys/kernel/config/usb_gadget/matrix/UDC\n' \
   >"$ROOT/usr/bin/usb-plug"
+# --sound: the loopback card goes away as a pulled USB card does (unbinding its platform device
+# disconnects the card: open PCMs report ENODEV), then its module is unloaded once nothing holds
+# it open (waiting up to 10 s); sound-plug loads it again.
+cat >"$ROOT/usr/bin/sound-unplug" <<'UNPLUG'
+#!/bin/sh
+echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/unbind || exit 1
+i=0; while ! rmmod snd_aloop 2>/dev/null; do
+  i=$((i+1)); [ $i -lt 100 ] || { echo "sound-unplug: snd_aloop is still in use"; exit 1; }
+  sleep 0.1
+done
+UNPLUG
+printf '#!/bin/sh\ninsmod /lib/modules/gpio-sim-vm/sound/snd-aloop.ko\n' >"$ROOT/usr/bin/sound-plug"
 chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value" "$ROOT/usr/bin/usb-unplug" \
-  "$ROOT/usr/bin/usb-plug"
+  "$ROOT/usr/bin/usb-plug" "$ROOT/usr/bin/sound-unplug" "$ROOT/usr/bin/sound-plug"
 
 # Configuration read by /init.
 {
@@ -521,6 +584,7 @@ chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value" "$ROOT/usr/bin/usb-u
   echo "WORKDIR='$WORKDIR'"
   echo "I2C_STUB='$I2C_STUB'"
   echo "USB_SERIAL='$USB_SERIAL'"
+  echo "SOUND='$SOUND'"
 } >"$ROOT/gpio-sim-vm/config"
 # --line-name specs, one "B:O=NAME" per line.
 printf '%s\n' "${LINE_NAMES[@]+"${LINE_NAMES[@]}"}" | sed '/^$/d' >"$ROOT/gpio-sim-vm/line-names"
@@ -625,6 +689,11 @@ if [ "$USB_SERIAL" = 1 ]; then
     export USB_SERIAL_BY_ID=/dev/serial/by-id/usb-wodclock_HIL_Matrix_HIL0001-if00
     [ -L "$USB_SERIAL_BY_ID" ] || { echo "usb-serial: no $USB_SERIAL_BY_ID"; finish 125; }
   fi
+fi
+if [ "$SOUND" = 1 ]; then
+  while read -r m; do insmod $M/sound/$m.ko || finish 125; done < $M/sound/order
+  i=0; while [ ! -c /dev/snd/controlC0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  grep -q Loopback /proc/asound/cards || { echo "sound: no Loopback card"; cat /proc/asound/cards; finish 125; }
 fi
 # One gpio-sim device with one bank per --banks entry.
 D=/sys/kernel/config/gpio-sim/gpio-sim-vm

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: MIT
+// Hardware-in-the-loop check of HardwareKit's ALSAPlayback against a sound card that plays in
+// real time: the snd-aloop loopback card in the VM of Tests/hil/gpio-sim-vm.sh (--sound).
+//
+// It plays short clicks, each due at an absolute instant on the monotonic clock, to the
+// loopback's playback side from an EventPoller loop (the PCM's poll descriptors, non-blocking
+// writes, the timing model of ALSAPlayback.swift), records the capture side through the same
+// shim, finds each click's onset in the recording and prints onset minus deadline (p50, p99,
+// max). Tests/hil/alsa-click-floor.c does the same in a bare C loop: the floor to compare with.
+//
+// When was a recorded frame heard? The capture stream runs on the card's clock: frame k was
+// recorded at t0 + k / rate. Each time the stream is read, ALSA says how many frames it holds
+// and when its pointer was read (snd_pcm_htimestamp); that pointer never runs ahead of the
+// true position (snd-aloop moves it on timer ticks), so every reading gives an upper bound of
+// t0, and the least of them is the estimate.
+//
+// With --mixer it checks ALSAMixer on a volume control: the loopback card has none of its
+// own, so ALSA's softvol plugin adds one (`Master`, on the card, as it does for a USB card
+// without a hardware volume) through a device defined in ~/.asoundrc.
+//
+// With --replug it then takes the card away (sound-unplug), expects the error to be reported
+// once, reopens with backoff until the card is back (sound-plug) and checks that clicks are
+// heard again.
+//
+// Usage: wodclock-sound-check [--playback hw:Loopback,0,0] [--capture hw:Loopback,1,0]
+//          [--clicks 120] [--interval-ms 50] [--buffer-ms 20] [--mixer] [--replug]
+// Prints PASS or FAIL lines and the figures; exits 1 if a check failed. The checks are that
+// every click is found and each within 50 ms of its deadline; the figures are not asserted.
+
+import Glibc
+import HardwareKit
+
+// MARK: report
+
+nonisolated(unsafe) var failures = 0
+
+func check(_ condition: Bool, _ what: String, _ detail: @autoclosure () -> String = "") {
+  if condition {
+    print("PASS: \(what)")
+  } else {
+    failures += 1
+    let extra = detail()
+    print("FAIL: \(what)\(extra.isEmpty ? "" : " (\(extra))")")
+  }
+}
+
+func milliseconds(_ nanoseconds: Int64) -> String {
+  let hundredths = (nanoseconds.magnitude + 5_000) / 10_000
+  let text = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+  return nanoseconds < 0 && hundredths > 0 ? "-\(text)" : text
+}
+
+// MARK: arguments
+
+struct Options: Sendable {
+  var playbackDevice = "hw:Loopback,0,0"
+  var captureDevice = "hw:Loopback,1,0"
+  var clickCount = 120
+  var intervalMilliseconds = 50
+  var bufferMilliseconds = 20
+  var replug = false
+  var mixer = false
+}
+
+func parseOptions() -> Options {
+  var options = Options()
+  var arguments = CommandLine.arguments.dropFirst()
+  while let argument = arguments.popFirst() {
+    switch argument {
+    case "--replug": options.replug = true
+    case "--mixer": options.mixer = true
+    case "--playback", "--capture", "--clicks", "--interval-ms", "--buffer-ms":
+      guard let value = arguments.popFirst() else {
+        print("wodclock-sound-check: \(argument) needs a value")
+        exit(64)
+      }
+      switch argument {
+      case "--playback": options.playbackDevice = value
+      case "--capture": options.captureDevice = value
+      default:
+        guard let number = Int(value), (1...10_000).contains(number) else {
+          print("wodclock-sound-check: \(argument) takes a number from 1 to 10000, not '\(value)'")
+          exit(64)
+        }
+        if argument == "--clicks" { options.clickCount = number }
+        if argument == "--interval-ms" { options.intervalMilliseconds = number }
+        if argument == "--buffer-ms" { options.bufferMilliseconds = number }
+      }
+    default:
+      print("wodclock-sound-check: unknown argument '\(argument)'")
+      exit(64)
+    }
+  }
+  return options
+}
+
+let options = parseOptions()
+let playbackDevice = options.playbackDevice
+let captureDevice = options.captureDevice
+let clickCount = options.clickCount
+let intervalMilliseconds = options.intervalMilliseconds
+let bufferMilliseconds = options.bufferMilliseconds
+let replug = options.replug
+
+// MARK: the session
+
+let sampleRate = 48_000
+/// A click: 2 ms of a 4 kHz square wave, starting at full height so its first sample is its
+/// onset.
+let click: [Int16] = (0..<96).map { ($0 / 6) % 2 == 0 ? 12_000 : -12_000 }
+/// A recorded sample louder than this is sound (the loopback copies samples exactly).
+let threshold: Int16 = 2_000
+
+struct Streams {
+  var playback: ALSAPlayback
+  var capture: ALSACapture
+}
+
+enum SessionEnd {
+  case done
+  /// A stream failed (the device went away); the error as reported.
+  case unplugged(ALSAError)
+  /// The loop itself failed.
+  case failed(String)
+}
+
+struct SessionResult {
+  var deadlines: [Int64] = []
+  var onsets: [Int64] = []
+  var underruns = 0
+  var overruns = 0
+  var end = SessionEnd.done
+}
+
+let playbackToken: UInt64 = 1
+let captureToken: UInt64 = 2
+
+func openStreams() throws(ALSAError) -> Streams {
+  let playback = try ALSAPlayback.open(
+    device: playbackDevice, sampleRate: sampleRate,
+    bufferTime: Int64(bufferMilliseconds) * 1_000_000)
+  do {
+    let capture = try ALSACapture.open(
+      device: captureDevice, sampleRate: playback.sampleRate, channels: playback.channels)
+    return Streams(playback: playback, capture: capture)
+  } catch {
+    playback.close()
+    throw error
+  }
+}
+
+/// Plays `count` clicks `interval` apart from `firstDeadline` on, recording all the while;
+/// `during` is called on every turn with the instant (to unplug the card mid-play).
+func session(
+  _ streams: Streams, poller: EventPoller, count: Int, firstDeadline: Int64, interval: Int64,
+  during: (Int64) -> Void = { _ in }
+) -> SessionResult {
+  var result = SessionResult()
+  result.deadlines = (0..<count).map { firstDeadline + Int64($0) * interval }
+  let rate = Int64(streams.playback.sampleRate)
+  let end = result.deadlines.last! + 300_000_000
+  var recording: [Int16] = []
+  recording.reserveCapacity(Int((end - MonotonicClock.now()) / 1_000_000_000 * rate + rate))
+  var captureOrigin = Int64.max
+  var written: Int64 = 0
+  var nextClick = 0
+  var clickStart: Int64? = nil
+  var chunk = [Int16](repeating: 0, count: streams.playback.bufferFrames)
+  var events: [EventPoller.Event] = []
+
+  func fill() throws(ALSAError) {
+    let free = min(try streams.playback.writableFrames(), chunk.count)
+    guard free > 0 else { return }
+    let delay = try streams.playback.delayFrames()
+    // The timing model: the next frame written is heard at now + delay / rate.
+    let heardAt = streams.playback.instantOfNextFrame(
+      now: MonotonicClock.now(), delayFrames: delay)
+    let chunkEnd = heardAt + Int64(free) * 1_000_000_000 / rate
+    while nextClick < count, result.deadlines[nextClick] < chunkEnd, clickStart == nil {
+      let offset = (result.deadlines[nextClick] - heardAt) * rate / 1_000_000_000
+      clickStart = written + max(offset, 0)
+      nextClick += 1
+    }
+    for index in 0..<free {
+      let frame = written + Int64(index)
+      var sample: Int16 = 0
+      if let start = clickStart, frame >= start {
+        let position = Int(frame - start)
+        if position < click.count { sample = click[position] }
+      }
+      chunk[index] = sample
+    }
+    let taken = try chunk.withUnsafeBufferPointer { buffer throws(ALSAError) -> Int in
+      try streams.playback.write(UnsafeBufferPointer(rebasing: buffer.prefix(free)))
+    }
+    written += Int64(taken)
+    if let start = clickStart, written >= start + Int64(click.count) { clickStart = nil }
+  }
+
+  func drain() throws(ALSAError) {
+    let before = recording.count
+    _ = try streams.capture.read(appendingTo: &recording)
+    guard recording.count > before || captureOrigin == .max else { return }
+    let (held, instant) = try streams.capture.timestampedReadableFrames()
+    guard instant > 0 else { return }
+    let position = Int64(recording.count + held)
+    captureOrigin = min(captureOrigin, instant - position * 1_000_000_000 / rate)
+  }
+
+  do {
+    try streams.capture.start()
+    try fill()
+    while true {
+      let now = MonotonicClock.now()
+      if now >= end { break }
+      during(now)
+      try poller.wait(timeoutMilliseconds: 50, into: &events)
+      var playbackReported: [(descriptor: FileDescriptor, event: EventPoller.Event)] = []
+      var captureReported: [(descriptor: FileDescriptor, event: EventPoller.Event)] = []
+      for event in events {
+        let index = Int(event.token >> 8)
+        if event.token & 0xff == playbackToken {
+          playbackReported.append((streams.playback.pollDescriptors[index].fileDescriptor, event))
+        } else {
+          captureReported.append((streams.capture.pollDescriptors[index].fileDescriptor, event))
+        }
+      }
+      if !playbackReported.isEmpty {
+        let ready = try streams.playback.readiness(playbackReported)
+        if !ready.isDisjoint(with: [.writable, .error, .hangup]) { try fill() }
+      }
+      if !captureReported.isEmpty {
+        let ready = try streams.capture.readiness(captureReported)
+        if !ready.isDisjoint(with: [.readable, .error, .hangup]) { try drain() }
+      }
+    }
+    try drain()
+  } catch let error as ALSAError {
+    result.end = .unplugged(error)
+  } catch {
+    result.end = .failed("\(error)")
+  }
+  result.underruns = streams.playback.underruns
+  result.overruns = streams.capture.overruns
+  // Onsets: a loud sample after at least 5 ms of quiet.
+  let quiet = Int(rate) / 200
+  var lastLoud = -quiet - 1
+  for (index, sample) in recording.enumerated() where sample.magnitude > threshold.magnitude {
+    if index - lastLoud > quiet, captureOrigin != .max {
+      result.onsets.append(captureOrigin + Int64(index) * 1_000_000_000 / rate)
+    }
+    lastLoud = index
+  }
+  return result
+}
+
+func register(_ streams: Streams, with poller: EventPoller) throws(SystemError) {
+  for (index, descriptor) in streams.playback.pollDescriptors.enumerated() {
+    try poller.register(
+      descriptor.fileDescriptor, token: UInt64(index) << 8 | playbackToken,
+      interest: descriptor.interest)
+  }
+  for (index, descriptor) in streams.capture.pollDescriptors.enumerated() {
+    try poller.register(
+      descriptor.fileDescriptor, token: UInt64(index) << 8 | captureToken,
+      interest: descriptor.interest)
+  }
+}
+
+func close(_ streams: Streams, from poller: EventPoller) {
+  for descriptor in streams.playback.pollDescriptors + streams.capture.pollDescriptors {
+    try? poller.unregister(descriptor.fileDescriptor)
+  }
+  streams.playback.close()
+  streams.capture.close()
+}
+
+/// Onset minus deadline for each click, matched in order; nil when a click was not found.
+func lateness(_ result: SessionResult, what: String) -> [Int64]? {
+  let bound: Int64 = 50_000_000
+  var matched: [Int64] = []
+  var onsets = result.onsets[...]
+  for deadline in result.deadlines {
+    // Sounds before this click's window are strays; the first in it is the click.
+    while let onset = onsets.first, onset < deadline - bound { onsets.removeFirst() }
+    guard let onset = onsets.first, onset <= deadline + bound else { break }
+    matched.append(onset - deadline)
+    onsets.removeFirst()
+  }
+  check(
+    matched.count == result.deadlines.count,
+    "\(what): every click found within 50 ms of its deadline",
+    "\(matched.count) of \(result.deadlines.count) found, \(result.onsets.count) onsets heard")
+  // An underrun in the middle of a click splits it in two.
+  check(
+    result.onsets.count <= result.deadlines.count + result.underruns,
+    "\(what): no sound but the clicks (and the halves of a click an underrun split)",
+    "\(result.onsets.count) onsets for \(result.deadlines.count) clicks, "
+      + "\(result.underruns) underruns")
+  return matched.count == result.deadlines.count ? matched : nil
+}
+
+/// The figures: the signed median (negative is early), then p50, p99 and the largest of the
+/// distance from the deadline either way.
+func printFigures(_ lateness: [Int64], _ result: SessionResult, _ playback: ALSAPlayback) {
+  let signed = lateness.sorted()
+  let distances = lateness.map { Int64($0.magnitude) }.sorted()
+  func percentile(_ sorted: [Int64], _ p: Int) -> Int64 {
+    sorted[min(sorted.count - 1, sorted.count * p / 100)]
+  }
+  print(
+    "figures: onset minus deadline over \(signed.count) clicks: median "
+      + "\(milliseconds(percentile(signed, 50))) ms; |onset - deadline| p50 "
+      + "\(milliseconds(percentile(distances, 50))) ms, p99 "
+      + "\(milliseconds(percentile(distances, 99))) ms, max \(milliseconds(distances.last ?? 0)) ms; "
+      + "buffer \(playback.bufferFrames) frames, period \(playback.periodFrames), "
+      + "\(playback.sampleRate) Hz, \(playback.channels) channel(s); "
+      + "underruns \(result.underruns), overruns \(result.overruns)")
+}
+
+// MARK: the mixer
+
+let mixerCard =
+  "hw:\(playbackDevice.split(separator: ":").last?.split(separator: ",").first ?? "0")"
+
+/// Defines the softvol device in ~/.asoundrc; before anything opens a sound device, since
+/// libasound reads its configuration once.
+func writeMixerConfiguration() throws(SystemError) {
+  let home = "/root"
+  try FileSystem.writeFileAtomically(
+    "\(home)/.asoundrc",
+    text: """
+      pcm.wodclock_ducked {
+        type softvol
+        slave.pcm "\(mixerCard),0,1"
+        control { name "Master" card \(mixerCard.dropFirst(3)) }
+      }
+
+      """)
+}
+
+/// Lowers and restores a playback volume as ducking does, on a softvol control of the card.
+func checkMixer() {
+  let card = mixerCard
+  do {
+    // softvol adds its control when its device is first opened; the control stays with the
+    // card after it is closed (while it is open, softvol holds it: EPERM to others).
+    let playback = try ALSAPlayback.open(device: "wodclock_ducked", sampleRate: sampleRate)
+    _ = try playback.write([Int16](repeating: 0, count: 64))
+    playback.close()
+    let mixer = try ALSAMixer.open(card: card)
+    defer { mixer.close() }
+    check(
+      mixer.playbackControlNames().contains("Master"), "mixer: the card lists its controls",
+      "\(mixer.playbackControlNames())")
+    let master = try mixer.control(named: "Master")
+    let before = try master.volume()
+    let ducked = master.range.lowerBound + (before - master.range.lowerBound) * 4 / 10
+    try master.setVolume(ducked)
+    try mixer.refresh()
+    let during = try master.volume()
+    try master.setVolume(before)
+    let after = try master.volume()
+    check(
+      during == ducked && after == before,
+      "mixer: 'Master' lowered by 60% and restored (\(before) -> \(during) -> \(after) of \(master.range))",
+      "expected \(ducked) then \(before)")
+    do {
+      _ = try mixer.control(named: "Music")
+      check(false, "mixer: a control the card lacks is an error", "it was found")
+    } catch {
+      print("      \(error)")
+      check(
+        error.kind == .noSuchControl && (error.hint ?? "").split(separator: "'").contains("Master"),
+        "mixer: a control the card lacks is an error naming those it has")
+    }
+  } catch {
+    check(false, "mixer on \(card)", "\(error)")
+  }
+}
+
+// MARK: main
+
+func run() -> Int32 {
+  let poller: EventPoller
+  let streams: Streams
+  do {
+    if options.mixer { try writeMixerConfiguration() }
+    poller = try EventPoller()
+    streams = try openStreams()
+    try register(streams, with: poller)
+  } catch {
+    print("FAIL: open \(playbackDevice) and \(captureDevice): \(error)")
+    return 1
+  }
+  print(
+    "wodclock-sound-check: \(clickCount) clicks \(intervalMilliseconds) ms apart to "
+      + "\(playbackDevice), recorded from \(captureDevice)")
+  let interval = Int64(intervalMilliseconds) * 1_000_000
+  let first = MonotonicClock.now() + 200_000_000
+  let timing = session(
+    streams, poller: poller, count: clickCount, firstDeadline: first, interval: interval)
+  switch timing.end {
+  case .done: break
+  case .unplugged(let error): check(false, "timing session", "\(error)")
+  case .failed(let error): check(false, "timing session", error)
+  }
+  if let matched = lateness(timing, what: "timing") {
+    printFigures(matched, timing, streams.playback)
+  }
+  if options.mixer { checkMixer() }
+  guard replug else {
+    close(streams, from: poller)
+    return failures == 0 ? 0 : 1
+  }
+
+  // Unplug mid-play: the card goes away 300 ms into a session of clicks.
+  var unplugger: Subprocess? = nil
+  let unplugAt = MonotonicClock.now() + 300_000_000
+  let interrupted = session(
+    streams, poller: poller, count: 40, firstDeadline: MonotonicClock.now() + 100_000_000,
+    interval: 100_000_000
+  ) { now in
+    if unplugger == nil && now >= unplugAt {
+      do {
+        unplugger = try Subprocess.spawn(executable: "sound-unplug")
+      } catch {
+        check(false, "run sound-unplug", "\(error)")
+      }
+    }
+  }
+  close(streams, from: poller)
+  guard case .unplugged(let gone) = interrupted.end else {
+    check(false, "unplugging the card mid-play is reported", "playing went on")
+    return 1
+  }
+  print("      reported: \(gone)")
+  check(gone.isUnplugged, "unplugging the card mid-play is reported as gone", "\(gone.kind)")
+  do {
+    let status = try unplugger?.wait(timeoutMilliseconds: 15_000)
+    check(status == .exited(0), "sound-unplug", "\(String(describing: status))")
+  } catch {
+    check(false, "sound-unplug", "\(error)")
+  }
+
+  // Reopen with backoff (100 ms doubling to 1 s); the card comes back after two failures.
+  var backoff: Int64 = 100_000_000
+  var attempts = 0
+  var firstFailure: ALSAError? = nil
+  var reopened: Streams? = nil
+  while reopened == nil && attempts < 20 {
+    attempts += 1
+    do {
+      reopened = try openStreams()
+    } catch {
+      if firstFailure == nil {
+        firstFailure = error
+        print("      reopening: \(error) (reported once; retrying with backoff)")
+      }
+      if attempts == 2 {
+        do {
+          let status = try Subprocess.spawn(executable: "sound-plug").wait()
+          check(status == .exited(0), "sound-plug", "\(status)")
+        } catch {
+          check(false, "sound-plug", "\(error)")
+        }
+      }
+      var pause = timespec(
+        tv_sec: Int(backoff / 1_000_000_000), tv_nsec: Int(backoff % 1_000_000_000))
+      nanosleep(&pause, nil)
+      backoff = min(backoff * 2, 1_000_000_000)
+    }
+  }
+  check(firstFailure != nil, "the card is missing while unplugged")
+  guard let reopened else {
+    check(false, "the card is opened again once it is back", "\(attempts) attempts")
+    return 1
+  }
+  check(true, "the card is opened again once it is back (attempt \(attempts))")
+  do {
+    try register(reopened, with: poller)
+  } catch {
+    check(false, "watch the reopened card", "\(error)")
+    return 1
+  }
+  let resumed = session(
+    reopened, poller: poller, count: 10, firstDeadline: MonotonicClock.now() + 200_000_000,
+    interval: interval)
+  switch resumed.end {
+  case .done: break
+  case .unplugged(let error): check(false, "playing after replug", "\(error)")
+  case .failed(let error): check(false, "playing after replug", error)
+  }
+  if let matched = lateness(resumed, what: "after replug") {
+    printFigures(matched, resumed, reopened.playback)
+  }
+  close(reopened, from: poller)
+  return failures == 0 ? 0 : 1
+}
+
+exit(run())
