@@ -115,7 +115,7 @@ let package = Package(
       dependencies: [
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
-        "WorkoutNotation", "WebInterface", "WebAssets", "DeflateCoding",
+        "SoundKit", "WorkoutNotation", "WebInterface", "WebAssets", "DeflateCoding",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], exclude: ["hot-functions.order"],

@@ -256,9 +256,12 @@ extension SettingFormat {
 
   /// A nested section with its own keys, `settings`, read by `read` from the section's values
   /// (every key of `settings` present, defaults filled in, without locations).
+  /// `write`, when given, writes a value back as the section's keys, so the section can have a
+  /// default (a section of switches that is off unless written).
   public static func section(
     _ settings: [SettingSpec],
-    read: @escaping @Sendable (PluginSettings) throws(SettingReadError) -> Value
+    read: @escaping @Sendable (PluginSettings) throws(SettingReadError) -> Value,
+    write: @escaping @Sendable (Value) -> [KeyedSetting]? = { _ in nil }
   ) -> Self {
     Self(
       type: .section(settings),
@@ -267,7 +270,7 @@ extension SettingFormat {
           throw SettingReadError(problem: "not a section")
         }
         return try read(PluginSettings(values: entries, locations: [:]))
-      }, write: { _ in nil })
+      }, write: { value in write(value).map(SettingValue.map) })
   }
 
   private static func items<Element>(_ value: SettingValue, _ element: SettingFormat<Element>)

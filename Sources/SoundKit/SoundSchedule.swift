@@ -152,6 +152,19 @@ public struct SoundSchedule: Sendable {
     }
   }
 
+  /// Takes back the cues due after `instant` (a press changed what comes next, so the cues a
+  /// speaker had foreseen will not come): their sounds go, and what they would have cut short
+  /// plays on. Cues from `instant` on may be played again.
+  public mutating func withdraw(cuesAfter instant: Int64) {
+    entries.removeAll { $0.cueInstant > instant }
+    for index in entries.indices where (entries[index].cut ?? Int64.min) > instant {
+      entries[index].cut = nil
+    }
+    if let last = lastInstant, last > instant {
+      lastInstant = entries.map(\.cueInstant).max()
+    }
+  }
+
   /// Forgets the sounds silent by `instant`.
   public mutating func discard(before instant: Int64) {
     entries.removeAll { $0.silentFrom <= instant }

@@ -17,6 +17,7 @@ import Testing
     "keyboard": "{type: keyboard}",
     "gpio-button": "{type: gpio-button, buttons: [{line: GPIO17, control: start}]}",
     "gpio-buzzer": "{type: gpio-buzzer, line: GPIO18}",
+    "speaker": "{type: speaker}",
     "gpio-signal": "{type: gpio-signal, lines: {work: GPIO5}}",
     "usb-remote": "{type: usb-remote, device: \"046d:c52d\"}",
     "serial-matrix": "{type: serial-matrix, device: /dev/ttyACM0, width: 32, height: 16}",

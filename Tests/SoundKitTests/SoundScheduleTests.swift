@@ -34,6 +34,28 @@ import WorkoutCore
     #expect(schedule.entries.count == 2)
   }
 
+  /// A speaker schedules cues it foresees before their instant; a press takes them back.
+  @Test func withdrawnCuesGoAndWhatTheyCutPlaysOn() {
+    let (bank, ids) = Self.bank([1_000, 200])
+    var schedule = SoundSchedule()
+    schedule.play([.init(sound: ids[0])], at: ms(0), bank: bank)
+    schedule.play([.init(sound: ids[1])], at: ms(600), bank: bank)
+    #expect(schedule.entries[0].cut == ms(600))
+    // A lap at 400 ms: the foreseen cue at 600 ms goes, the first sound is whole again, and
+    // a cue at 400 ms may play (it is no longer older than the last one).
+    schedule.withdraw(cuesAfter: ms(400))
+    #expect(schedule.entries.map(\.start) == [0])
+    #expect(schedule.entries[0].cut == nil)
+    schedule.play([.init(sound: ids[1])], at: ms(400), bank: bank)
+    #expect(schedule.entries.map(\.start) == [0, ms(400)])
+    #expect(schedule.entries[0].cut == ms(400))
+    // Withdrawing before everything empties the schedule.
+    schedule.withdraw(cuesAfter: -1)
+    #expect(schedule.entries.isEmpty)
+    schedule.play([.init(sound: ids[1])], at: ms(10), bank: bank)
+    #expect(schedule.entries.map(\.start) == [ms(10)])
+  }
+
   @Test func ofCuesAtOneInstantEachChannelGoesToTheHighestPriority() {
     let (bank, ids) = Self.bank([500, 400, 300])
     var schedule = SoundSchedule()

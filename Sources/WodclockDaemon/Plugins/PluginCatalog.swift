@@ -27,6 +27,8 @@ public enum PluginCatalog {
         schema: GPIOBuzzerOutput.schema, factory: .output { try GPIOBuzzerOutput(instance: $0) }),
       PluginKind(
         schema: GPIOSignalOutput.schema, factory: .output { try GPIOSignalOutput(instance: $0) }),
+      PluginKind(
+        schema: SpeakerOutput.schema, factory: .output { try SpeakerOutput(instance: $0) }),
       PluginKind(schema: USBRemoteInput.schema, factory: .input(USBRemoteInput.init(instance:))),
       PluginKind(schema: MatrixOutput.serialSchema, factory: .output(MatrixOutput.init(instance:))),
       PluginKind(schema: MatrixOutput.ddpSchema, factory: .output(MatrixOutput.init(instance:))),

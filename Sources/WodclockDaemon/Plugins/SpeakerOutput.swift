@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+// `speaker` output: the cues as sounds and a voice through an ALSA device (the Pi's jack, an HDMI
+// TV, a USB card, an amplifier's input).
+//
+// What plays is SoundKit's: the rules per cue, the schedule (the newest cue wins, nothing queues
+// up late) and the mixer. This file keeps an ALSA stream fed from the daemon's one loop:
+//
+// - On time. A frame written now is heard `delay` frames later (ALSAPlayback's model), so a
+//   sound is written before its instant. The cues come from the frame's look ahead, `lookAhead`
+//   before they are due (the output asks to be woken then); a cue nobody could foresee (a lap,
+//   a start) plays from the first instant still unwritten. A press that takes foreseen cues
+//   back (a pause) withdraws them from the schedule before they sound.
+// - Idle when silent. A running stream wakes the loop every period, so it runs only from a
+//   little before a sound until its buffer has played out, and is dropped between sounds.
+// - Never blocking, never failing the daemon. The stream is non-blocking and its descriptors are
+//   in the loop; a device that is missing at start or pulled later is said once, retried with a
+//   growing wait, and said once more when it is back.
+
+import Configuration
+import DisplayKit
+import HardwareKit
+import SoundKit
+import SounderKit
+import WorkoutCore
+
+/// A speaker on an ALSA device.
+public final class SpeakerOutput: OutputPlugin {
+  public let id: String
+  public let kind = SpeakerOutput.kindName
+  public static let kindName = "speaker"
+
+  let deviceName: String
+  let bufferTime: Int64
+  let rules: SpeakerCueRules
+  let lineOverrides: [LineKey: String]
+  let quietHours: QuietHours
+  let ducking: Ducking
+  let voiceEnabled: Bool
+  /// The owner's WAV files, decoded, by name.
+  private let files: [String: PCMClip]
+
+  /// How far ahead cues are taken: the buffer, the start of a stream and a loop that is late.
+  static let lookAhead: Int64 = 200_000_000
+  /// A stream starts this long before its first sound plays.
+  static let startAhead: Int64 = 60_000_000
+  /// A stream whose next sound is further away than this is dropped once it has played out.
+  static let idleGap: Int64 = 1_000_000_000
+  /// The measured position of the stream may wander from the frames counted by this much
+  /// (a card's clock against the system's, a position read between periods) before the count
+  /// is set to it.
+  static let allowedDrift: Int64 = 2_000_000
+  static let minimumBackoff: Int64 = 1_000_000_000
+  static let maximumBackoff: Int64 = 30_000_000_000
+
+  private var context: PluginContext?
+  private var clock: (() -> Int64)?
+
+  // What plays.
+  private var bank: SoundBank
+  private var lines: SpokenLines
+  private var schedule = SoundSchedule()
+  /// Cues scheduled from a look ahead, before their instant: played once, and withdrawn when a
+  /// later look no longer sees them.
+  private var foreseen: Set<FrameCue> = []
+  /// When the displays change next, from the last frame: the next cue is looked for before it.
+  private var nextChange: Int64?
+
+  // The stream.
+  private var playback: ALSAPlayback?
+  /// Streams given up while the loop watched their descriptors, closed at the next call.
+  private var retired: [ALSAPlayback] = []
+  private var running = false
+  /// The loop cannot watch the stream's descriptors (ALSA's `null` device hands out /dev/null,
+  /// which epoll refuses): the stream is fed on a timer, a period at a time.
+  private var fedByTimer = false
+  private var mixer = SoundMixer(sampleRate: 48_000, origin: 0)
+  /// Frames written since the stream started: frame `framesWritten` is the next one.
+  private var framesWritten: Int64 = 0
+  /// When the last audible frame written is heard.
+  private var audibleUntil: Int64 = .min
+  private var scratch: [Int16] = []
+  private var underrunsSeen = 0
+
+  // Reopening.
+  private var retryAt: Int64?
+  private var backoff = SpeakerOutput.minimumBackoff
+  /// What was said about the device: nothing yet, that it is away, or that it is lost.
+  private var away = false
+
+  // Ducking.
+  private var mixerControl: (mixer: ALSAMixer, control: ALSAMixer.Control, level: Int)?
+  private var duckingFailed = false
+
+  public init(instance: PluginInstance, clock: (() -> Int64)? = nil) throws {
+    id = instance.id
+    self.clock = clock
+    let settings = instance.settings
+    deviceName = try settings[Self.device]
+    bufferTime = try settings[Self.buffer].nanoseconds
+    rules = try Self.rules(in: settings)
+    var overrides: [LineKey: String] = [:]
+    for (key, line) in try settings[Self.lines] {
+      if let key = LineKey(rawValue: key) { overrides[key] = line }
+    }
+    lineOverrides = overrides
+    quietHours = QuietHours(try settings[Self.quietHours].compactMap(QuietHours.Window.init))
+    ducking = try settings[Self.duck]
+    voiceEnabled = try settings[Self.voice]
+    var decoded: [String: PCMClip] = [:]
+    for file in try Self.soundFiles(in: settings) {
+      switch SoundFile.load(file) {
+      case .success(let clip): decoded[file.name] = clip
+      case .failure(let problem): throw PluginError(problem.message)
+      }
+    }
+    files = decoded
+    lines = SpokenLines(language: .english).with(overrides: overrides)
+    bank = SoundBank(sampleRate: 48_000)
+  }
+
+  // MARK: - Plugin
+
+  public func start(_ context: PluginContext) throws {
+    self.context = context
+    if clock == nil { clock = context.clock.monotonic }
+    schedule = SoundSchedule()
+    foreseen = []
+    backoff = Self.minimumBackoff
+    away = false
+    open(at: now(0))
+  }
+
+  public var watchedDescriptors: [WatchedDescriptor] {
+    guard running, !fedByTimer, let playback else { return [] }
+    return playback.pollDescriptors.map { WatchedDescriptor($0.fileDescriptor, for: $0.interest) }
+  }
+
+  public func render(_ frame: OutputFrame) throws {
+    closeRetired()
+    let now = now(frame.monotonicNow)
+    if lines.language != frame.words.language {
+      lines = SpokenLines(language: frame.words.language).with(overrides: lineOverrides)
+    }
+    if let retryAt, retryAt <= now { open(at: now) }
+    nextChange = frame.nextChange
+    let minute = frame.civilTime.hour * 60 + frame.civilTime.minute
+    if frame.muted || quietHours.contains(minuteOfDay: minute) {
+      schedule.cut(from: now)
+      foreseen = []
+    } else {
+      let ahead = frame.preview?.cues(until: now + Self.lookAhead) ?? []
+      take(delivered: frame.cues, foreseen: ahead.filter { $0.due > now }, at: now)
+    }
+    pump(at: now)
+  }
+
+  public func handleReady(_ descriptor: FileDescriptor, _ readiness: Readiness, at now: Int64)
+    throws
+  {
+    closeRetired()
+    pump(at: self.now(now))
+  }
+
+  public func nextWakeUp(after now: Int64) -> Int64? {
+    var wake: [Int64] = []
+    if let retryAt { wake.append(retryAt) }
+    // Look for the next cue before it is due.
+    if let nextChange, nextChange - Self.lookAhead > now {
+      wake.append(nextChange - Self.lookAhead)
+    }
+    if playback != nil, !running, let next = schedule.nextSound(from: now) {
+      wake.append(max(now + 1, next - Self.startAhead))
+    } else if let playback, running, fedByTimer {
+      wake.append(now + Int64(playback.periodFrames) * 1_000_000_000 / Int64(playback.sampleRate))
+    }
+    return wake.min()
+  }
+
+  public func stop() {
+    schedule = SoundSchedule()
+    foreseen = []
+    stopStream()
+    if let playback { retired.append(playback) }
+    playback = nil
+    closeRetired()
+    context = nil
+  }
+
+  /// Nothing stays on when the daemon is gone: ALSA stops a stream whose process ended.
+  public func driveSafe() throws -> SafeState { .nothingToSecure }
+
+  // MARK: - Cues
+
+  /// Schedules what the frame brings: cues foreseen before their instant, and those delivered
+  /// that nobody foresaw. When the look ahead changed (a press took cues back, or added some),
+  /// every foreseen cue is scheduled again.
+  private func take(delivered: [FrameCue], foreseen ahead: [FrameCue], at now: Int64) {
+    let unforeseen = delivered.filter { !foreseen.contains($0) }
+    foreseen.subtract(delivered)
+    foreseen = foreseen.filter { $0.due > now }
+    let upcoming = Set(ahead)
+    guard !unforeseen.isEmpty || upcoming != foreseen else { return }
+    schedule.withdraw(cuesAfter: now)
+    let earliest = earliestUnwritten(at: now)
+    for cue in unforeseen.sorted(by: { $0.due < $1.due }) {
+      // A cue late by more than a moment (a stalled machine) plays whole from now.
+      let start = BuzzerSchedule.start(ofCueAt: cue.due, seenAt: now)
+      play(cue, at: max(start, earliest))
+    }
+    for cue in ahead.sorted(by: { $0.due < $1.due }) { play(cue, at: max(cue.due, earliest)) }
+    foreseen = upcoming
+  }
+
+  private func play(_ cue: FrameCue, at instant: Int64) {
+    let parts = rules.parts(for: cue.kind, seed: cue.due, lines: lines, bank: bank)
+    guard !parts.isEmpty else { return }
+    schedule.play(
+      parts, at: instant, priority: SpeakerCueRules.priority(of: cue.kind), bank: bank)
+  }
+
+  /// The first instant whose samples are not written yet: a sound placed before it would lose
+  /// its start.
+  private func earliestUnwritten(at now: Int64) -> Int64 {
+    running ? mixer.instant(ofFrame: framesWritten) : now + bufferTime
+  }
+
+  // MARK: - The stream
+
+  /// Starts the stream shortly before a sound, feeds it, and drops it once it has played out
+  /// with nothing to play soon.
+  private func pump(at now: Int64) {
+    guard let playback else { return }
+    schedule.discard(before: now - Self.idleGap)
+    do throws(ALSAError) {
+      if !running {
+        guard let next = schedule.nextSound(from: now), next - now <= Self.startAhead else {
+          return
+        }
+        try startStream(playback, at: now)
+      }
+      try fill(playback, at: now)
+      let written = mixer.instant(ofFrame: framesWritten)
+      let next = schedule.nextSound(from: written)
+      if audibleUntil <= now && (next.map { $0 - written > Self.idleGap } ?? true) {
+        stopStream()
+      }
+    } catch {
+      lost(error, at: now)
+    }
+  }
+
+  private func startStream(_ playback: ALSAPlayback, at now: Int64) throws(ALSAError) {
+    if playback.state != .prepared { try playback.prepare() }
+    running = true
+    framesWritten = 0
+    underrunsSeen = playback.underruns
+    // The first frame is heard when the stream starts, which the first write (a full buffer)
+    // does at once.
+    mixer = SoundMixer(sampleRate: playback.sampleRate, origin: now)
+    duck()
+  }
+
+  /// Writes as much as the device takes, each frame rendered for the instant it will be heard.
+  private func fill(_ playback: ALSAPlayback, at now: Int64) throws(ALSAError) {
+    var free = try playback.writableFrames()
+    var rounds = 0
+    while free > 0 && rounds < 4 {
+      rounds += 1
+      let delay = try playback.delayFrames()
+      if framesWritten > 0 {
+        let heard = playback.instantOfNextFrame(now: now, delayFrames: delay)
+        let counted = mixer.instant(ofFrame: framesWritten)
+        // An underrun, or the card's clock against the system's: set the count to the stream.
+        if playback.underruns != underrunsSeen || abs(heard - counted) > Self.allowedDrift {
+          underrunsSeen = playback.underruns
+          let origin = heard - (mixer.instant(ofFrame: framesWritten) - mixer.origin)
+          mixer = SoundMixer(sampleRate: playback.sampleRate, origin: origin)
+        }
+      }
+      let count = min(free, scratch.count)
+      let first = framesWritten
+      let result = scratch.withUnsafeMutableBufferPointer { buffer in
+        mixer.render(
+          into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), firstFrame: first,
+          schedule: schedule, bank: bank)
+      }
+      let written = try scratch.withUnsafeBufferPointer { buffer throws(ALSAError) in
+        try playback.write(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+      }
+      guard written > 0 else { return }
+      framesWritten += Int64(written)
+      if result.audible { audibleUntil = mixer.instant(ofFrame: framesWritten) }
+      free -= written
+    }
+  }
+
+  private func stopStream() {
+    guard running else { return }
+    running = false
+    try? playback?.stop()
+    restoreDucking()
+  }
+
+  // MARK: - The device
+
+  /// Opens the device; when it is not there, says so once and tries again later.
+  private func open(at now: Int64) {
+    retryAt = nil
+    do throws(ALSAError) {
+      let opened = try ALSAPlayback.open(device: deviceName, bufferTime: bufferTime)
+      playback = opened
+      fedByTimer = !Self.canWatch(opened.pollDescriptors)
+      scratch = [Int16](repeating: 0, count: max(opened.bufferFrames, 1))
+      if bank.sampleRate != opened.sampleRate || bank.clips.isEmpty {
+        bank = Self.bank(rules: rules, files: files, sampleRate: opened.sampleRate)
+      }
+      backoff = Self.minimumBackoff
+      if away {
+        away = false
+        context?.log(.notice, "sound device back", [("device", deviceName)])
+      } else {
+        context?.log(
+          .info, "sound device open",
+          [
+            ("device", deviceName), ("rate", "\(opened.sampleRate)"),
+            ("buffer_ms", "\(opened.bufferFrames * 1000 / max(1, opened.sampleRate))"),
+          ])
+      }
+    } catch {
+      if !away {
+        away = true
+        var fields = [("device", deviceName), ("error", error.description)]
+        if let hint = error.hint { fields.append(("hint", hint)) }
+        context?.log(.warning, "sound device not available; retrying", fields)
+      }
+      retryAt = now + backoff
+      backoff = min(Self.maximumBackoff, backoff * 2)
+    }
+  }
+
+  /// The device went away (a USB card pulled) or failed: said once, reopened with backoff.
+  private func lost(_ error: ALSAError, at now: Int64) {
+    running = false
+    restoreDucking()
+    if let playback { retired.append(playback) }
+    playback = nil
+    if !away {
+      away = true
+      context?.log(
+        .warning, "sound device lost; reopening when it is back",
+        [("device", deviceName), ("error", error.description)])
+    }
+    retryAt = now + backoff
+    backoff = min(Self.maximumBackoff, backoff * 2)
+  }
+
+  /// Whether the loop can watch `descriptors`, tried on an epoll instance of its own.
+  static func canWatch(_ descriptors: [ALSAPollDescriptor]) -> Bool {
+    guard !descriptors.isEmpty, let poller = try? EventPoller() else { return false }
+    for (index, descriptor) in descriptors.enumerated() {
+      do {
+        try poller.register(
+          descriptor.fileDescriptor, token: UInt64(index), interest: descriptor.interest)
+      } catch {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Closes streams given up during an earlier call: the loop has stopped watching them since.
+  private func closeRetired() {
+    for old in retired { old.close() }
+    retired = []
+  }
+
+  /// Every sound the rules and files may play, at the stream's rate.
+  static func bank(rules: SpeakerCueRules, files: [String: PCMClip], sampleRate: Int) -> SoundBank {
+    var bank = SoundBank(sampleRate: sampleRate)
+    for key in rules.soundKeys.sorted(by: { "\($0)" < "\($1)" }) {
+      switch key {
+      case .generated(let sound):
+        _ = bank.add(sound.clip(sampleRate: sampleRate), as: key)
+      case .file(let name):
+        if let clip = files[name] { _ = bank.add(clip, as: key) }
+      case .beeps(let pattern):
+        _ = bank.add(SoundSynthesis.beeps(pattern, sampleRate: sampleRate), as: key)
+      case .voice:
+        break
+      }
+    }
+    return bank
+  }
+
+  // MARK: - Ducking
+
+  /// Lowers the music's control while a stream runs; a control that cannot be had is said
+  /// once and ducking stays off.
+  private func duck() {
+    guard !ducking.control.isEmpty, !duckingFailed, mixerControl == nil else { return }
+    do throws(ALSAError) {
+      let mixer = try ALSAMixer.open(card: Self.card(of: deviceName))
+      let control = try mixer.control(named: ducking.control)
+      let level = try control.volume()
+      try control.setVolume(ducking.lowered(level, in: control.range))
+      mixerControl = (mixer, control, level)
+    } catch {
+      duckingFailed = true
+      context?.log(
+        .warning, "cannot duck the music; playing cues over it",
+        [("control", ducking.control), ("error", error.description)])
+    }
+  }
+
+  private func restoreDucking() {
+    guard let held = mixerControl else { return }
+    mixerControl = nil
+    try? held.control.setVolume(held.level)
+    held.mixer.close()
+  }
+
+  /// The card a device plays on, for its mixer: `hw:1,0` is card `hw:1`, `plughw:CARD=Device`
+  /// is `hw:CARD=Device`, a name without a card (`default`) is its own.
+  static func card(of device: String) -> String {
+    guard let colon = device.firstIndex(of: ":") else { return device }
+    let arguments = device[device.index(after: colon)...].split(separator: ",")
+    guard let first = arguments.first else { return device }
+    if first.hasPrefix("CARD=") { return "hw:" + first }
+    if first.allSatisfy(\.isNumber) { return "hw:" + first }
+    return device
+  }
+
+  // MARK: - Time
+
+  private func now(_ given: Int64) -> Int64 { max(given, clock?() ?? given) }
+}
