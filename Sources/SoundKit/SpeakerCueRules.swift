@@ -104,12 +104,16 @@ public struct SpeakerCueRules: Sendable, Hashable {
     return rules
   }
 
+  /// The standard sounds of a segment's start, which depend on the segment.
+  static let standardSegmentSounds = standard.byCue["segment_start"]?.sounds ?? []
+
   /// The sounds of a segment's start depend on the segment: a horn for work, a bell for a rest,
   /// a tick for a tempo phase, nothing but the voice for the count-in and a side switch. A
-  /// configured `segment_start` rule applies to every kind the same.
+  /// `segment_start` rule with sounds of its own applies them to every kind the same; one that
+  /// changes only the voice or the volume keeps them.
   public func rule(for kind: CueKind) -> SpeakerCueRule? {
     guard let rule = byCue[kind.name], !rule.isSilent else { return nil }
-    guard case .segmentStart(let segment) = kind, rule == Self.standard.byCue["segment_start"]
+    guard case .segmentStart(let segment) = kind, rule.sounds == Self.standardSegmentSounds
     else { return rule }
     var specific = rule
     switch segment {
@@ -195,7 +199,7 @@ public struct SpeakerCueRules: Sendable, Hashable {
   public var soundKeys: Set<SoundKey> {
     var keys: Set<SoundKey> = []
     for rule in byCue.values { for sound in rule.sounds { keys.insert(sound.key) } }
-    if byCue["segment_start"] == Self.standard.byCue["segment_start"] {
+    if byCue["segment_start"]?.sounds == Self.standardSegmentSounds {
       keys.formUnion([.generated(.horn), .generated(.bell), .generated(.tick)])
     }
     return keys

@@ -23,6 +23,29 @@ import SoundKit
 import SounderKit
 import WorkoutCore
 
+/// What the speaker plays into: an ALSA playback stream, or a test's stand-in.
+public protocol SoundStream: AnyObject {
+  var sampleRate: Int { get }
+  var bufferFrames: Int { get }
+  var periodFrames: Int { get }
+  var underruns: Int { get }
+  var pollDescriptors: [ALSAPollDescriptor] { get }
+  var state: ALSAState { get }
+  func writableFrames() throws(ALSAError) -> Int
+  func delayFrames() throws(ALSAError) -> Int
+  func instantOfNextFrame(now: Int64, delayFrames: Int) -> Int64
+  func write(_ samples: UnsafeBufferPointer<Int16>) throws(ALSAError) -> Int
+  func stop() throws(ALSAError)
+  func prepare() throws(ALSAError)
+  func close()
+}
+
+extension ALSAPlayback: SoundStream {}
+
+/// Opens the stream of a device name with a buffer of the given length (nanoseconds).
+public typealias SoundStreamOpener = (_ device: String, _ bufferTime: Int64) throws(ALSAError) ->
+  any SoundStream
+
 /// A speaker on an ALSA device.
 public final class SpeakerOutput: OutputPlugin {
   public let id: String
@@ -66,9 +89,10 @@ public final class SpeakerOutput: OutputPlugin {
   private var nextChange: Int64?
 
   // The stream.
-  private var playback: ALSAPlayback?
+  private let openStream: SoundStreamOpener
+  private var playback: (any SoundStream)?
   /// Streams given up while the loop watched their descriptors, closed at the next call.
-  private var retired: [ALSAPlayback] = []
+  private var retired: [any SoundStream] = []
   private var running = false
   /// The loop cannot watch the stream's descriptors (ALSA's `null` device hands out /dev/null,
   /// which epoll refuses): the stream is fed on a timer, a period at a time.
@@ -91,8 +115,17 @@ public final class SpeakerOutput: OutputPlugin {
   private var mixerControl: (mixer: ALSAMixer, control: ALSAMixer.Control, level: Int)?
   private var duckingFailed = false
 
-  public init(instance: PluginInstance, clock: (() -> Int64)? = nil) throws {
+  /// Creates the output from its config entry; `openStream` opens the device (tests pass a
+  /// stand-in) and `clock` gives the time (without one, the daemon's from the context).
+  public init(
+    instance: PluginInstance,
+    openStream: @escaping SoundStreamOpener = { device, bufferTime throws(ALSAError) in
+      try ALSAPlayback.open(device: device, bufferTime: bufferTime)
+    },
+    clock: (() -> Int64)? = nil
+  ) throws {
     id = instance.id
+    self.openStream = openStream
     self.clock = clock
     let settings = instance.settings
     deviceName = try settings[Self.device]
@@ -249,7 +282,7 @@ public final class SpeakerOutput: OutputPlugin {
     }
   }
 
-  private func startStream(_ playback: ALSAPlayback, at now: Int64) throws(ALSAError) {
+  private func startStream(_ playback: any SoundStream, at now: Int64) throws(ALSAError) {
     if playback.state != .prepared { try playback.prepare() }
     running = true
     framesWritten = 0
@@ -261,7 +294,7 @@ public final class SpeakerOutput: OutputPlugin {
   }
 
   /// Writes as much as the device takes, each frame rendered for the instant it will be heard.
-  private func fill(_ playback: ALSAPlayback, at now: Int64) throws(ALSAError) {
+  private func fill(_ playback: any SoundStream, at now: Int64) throws(ALSAError) {
     var free = try playback.writableFrames()
     var rounds = 0
     while free > 0 && rounds < 4 {
@@ -307,7 +340,7 @@ public final class SpeakerOutput: OutputPlugin {
   private func open(at now: Int64) {
     retryAt = nil
     do throws(ALSAError) {
-      let opened = try ALSAPlayback.open(device: deviceName, bufferTime: bufferTime)
+      let opened = try openStream(deviceName, bufferTime)
       playback = opened
       fedByTimer = !Self.canWatch(opened.pollDescriptors)
       scratch = [Int16](repeating: 0, count: max(opened.bufferFrames, 1))

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// The speaker output in the daemon on manual time, playing into a stand-in for a sound card
+// that plays back to back at its rate from its first write: every frame written is heard at
+// a known instant, so each sound's onset is compared with its cue's instant exactly. The real
+// card (snd-aloop in the VM) is `make hil`'s; this checks the writing ahead, the foreseen cues
+// taken back, mute, the stream stopping between sounds and a pulled card, frame by frame.
+
+import Configuration
+import HardwareKit
+import SoundKit
+import Testing
+import WorkoutCore
+
+@testable import WodclockDaemon
+
+/// A sound card on the manual clock: a buffer of `bufferFrames`, played from the first write at
+/// `sampleRate`; what it played is kept with the instant each frame was heard.
+final class ManualSoundCard: SoundStream, @unchecked Sendable {
+  let sampleRate = 16_000
+  let bufferFrames = 320  // 20 ms
+  let periodFrames = 80
+  private(set) var underruns = 0
+  var pollDescriptors: [ALSAPollDescriptor] { [] }
+  private(set) var state = ALSAState.prepared
+  private let now: () -> Int64
+  /// When the frame now at the head of the queue is heard, while playing.
+  private var headInstant: Int64?
+  private var queued: [Int16] = []
+  /// Every frame heard: its instant and sample.
+  private(set) var heard: [(instant: Int64, sample: Int16)] = []
+  private(set) var starts = 0
+  var unplugged = false
+
+  init(now: @escaping () -> Int64) { self.now = now }
+
+  private var frameLength: Int64 { 1_000_000_000 / Int64(sampleRate) }
+
+  /// Plays what the time since the last call has played; an empty queue is an underrun.
+  private func advance() throws(ALSAError) {
+    if unplugged {
+      throw ALSAError(.unplugged, "sound device 'test' is gone", code: -19)
+    }
+    guard state == .running, var head = headInstant else { return }
+    let current = now()
+    while let first = queued.first, head + frameLength <= current {
+      heard.append((head, first))
+      queued.removeFirst()
+      head += frameLength
+    }
+    headInstant = head
+    if queued.isEmpty && head + frameLength <= current {
+      underruns += 1
+      state = .prepared
+      headInstant = nil
+    }
+  }
+
+  func writableFrames() throws(ALSAError) -> Int {
+    try advance()
+    return bufferFrames - queued.count
+  }
+
+  func delayFrames() throws(ALSAError) -> Int {
+    try advance()
+    return queued.count
+  }
+
+  func instantOfNextFrame(now: Int64, delayFrames: Int) -> Int64 {
+    now + Int64(delayFrames) * frameLength
+  }
+
+  func write(_ samples: UnsafeBufferPointer<Int16>) throws(ALSAError) -> Int {
+    try advance()
+    if state == .setUp { state = .prepared }
+    let count = min(samples.count, bufferFrames - queued.count)
+    queued += samples.prefix(count)
+    if state == .prepared && count > 0 {
+      state = .running
+      starts += 1
+      headInstant = now()
+    }
+    return count
+  }
+
+  func stop() throws(ALSAError) {
+    try advance()
+    queued = []
+    headInstant = nil
+    state = .setUp
+  }
+
+  func prepare() throws(ALSAError) { state = .prepared }
+  func close() {}
+
+  /// The instants at which sound starts after at least `gap` of silence.
+  func onsets(gap: Int64 = 50_000_000, threshold: Int16 = 1) -> [Int64] {
+    var onsets: [Int64] = []
+    var lastLoud: Int64?
+    for frame in heard where abs(Int(frame.sample)) >= Int(threshold) {
+      if lastLoud.map({ frame.instant - $0 >= gap }) ?? true { onsets.append(frame.instant) }
+      lastLoud = frame.instant
+    }
+    return onsets
+  }
+}
+
+/// The card the test's speaker opens, set once the daemon (and its clock) exists.
+final class CardSlot: @unchecked Sendable {
+  var card: ManualSoundCard!
+}
+
+/// The speaker with the card of `slot`, under the name `test-speaker`.
+private func speakerKind(_ slot: CardSlot) -> PluginKind {
+  var schema = SpeakerOutput.schema
+  schema.kind = "test-speaker"
+  return PluginKind(
+    schema: schema,
+    factory: .output { instance in
+      try SpeakerOutput(
+        instance: instance,
+        openStream: { _, _ throws(ALSAError) in
+          guard !slot.card.unplugged else {
+            throw ALSAError(.noSuchDevice, "cannot open sound device 'test'", code: -2)
+          }
+          return slot.card
+        })
+    })
+}
+
+/// A Tabata with a 10 s count-in: 3-2-1 at 7, 8, 9 s, the work's horn at 10 s, ...
+private func speakerConfig(_ settings: String = "") -> String {
+  """
+  defaults:
+    preset: tabata
+  presets:
+    tabata:
+      mode: tabata
+  outputs:
+    - {type: test-speaker, id: pa, voice: false\(settings)}
+  """
+}
+
+@Suite struct SpeakerOutputTests {
+  static func seconds(_ instant: Int64) -> Double {
+    Double(instant - ManualTime.origin) / 1e9
+  }
+
+  @Test func eachSoundIsHeardAtItsCuesInstantToTheFrame() throws {
+    let slot = CardSlot()
+    let clock = try InProcessDaemon(config: speakerConfig(), kinds: [speakerKind(slot)])
+    let card = ManualSoundCard(now: { clock.time.monotonic })
+    slot.card = card
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 32)
+    // The count-in's 3-2-1 beeps, the work's horn at 10 s, its 3-2-1 at 27-29 s and the rest's
+    // bell at 30 s: each first sample heard at its instant (at 16 kHz a frame is 62.5 µs).
+    let expected: [Double] = [7, 8, 9, 10, 27, 28, 29, 30]
+    let onsets = card.onsets().map(Self.seconds)
+    #expect(onsets.count == expected.count, "\(onsets)")
+    for (onset, instant) in zip(onsets, expected) {
+      #expect(abs(onset - instant) < 0.000_2, "heard at \(onset) s, due at \(instant) s")
+    }
+    #expect(card.underruns == 0)
+    // The stream runs around the sounds only: started again for the work's countdown.
+    #expect(card.starts >= 2)
+  }
+
+  @Test func aPauseJustBeforeACueTakesItsForeseenSoundBack() throws {
+    let slot = CardSlot()
+    let clock = try InProcessDaemon(config: speakerConfig(), kinds: [speakerKind(slot)])
+    let card = ManualSoundCard(now: { clock.time.monotonic })
+    slot.card = card
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    // 8.9 s: the beep of 9 s is foreseen and written ahead; the pause takes it back.
+    clock.run(for: 8.9)
+    _ = try clock.request(#"{"cmd": "pause"}"#)
+    clock.run(for: 3)
+    let onsets = card.onsets().map(Self.seconds)
+    #expect(onsets.count == 2, "\(onsets)")
+    #expect(onsets.allSatisfy { $0 < 8.5 })
+    // Resumed, the count-in's last second and the horn come at their new instants.
+    _ = try clock.request(#"{"cmd": "resume"}"#)
+    let resumed = Self.seconds(clock.time.monotonic)
+    clock.run(for: 2)
+    let after = card.onsets().map(Self.seconds).filter { $0 > resumed }
+    #expect(after.count == 2, "\(after)")
+    if after.count == 2 {
+      #expect(abs(after[0] - (resumed + 0.1)) < 0.001)
+      #expect(abs(after[1] - (resumed + 1.1)) < 0.001)
+    }
+  }
+
+  @Test func muteSilencesAndALapNobodyForesawPlaysAtOnce() throws {
+    let slot = CardSlot()
+    let clock = try InProcessDaemon(
+      config: speakerConfig(", cues: {lap: [beep]}"), kinds: [speakerKind(slot)])
+    let card = ManualSoundCard(now: { clock.time.monotonic })
+    slot.card = card
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    _ = try clock.request(#"{"cmd": "mute"}"#)
+    clock.run(for: 12)
+    #expect(card.onsets().isEmpty)
+    _ = try clock.request(#"{"cmd": "mute"}"#)
+    clock.run(for: 2.5)
+    let pressed = clock.time.monotonic
+    _ = try clock.request(#"{"cmd": "lap"}"#)
+    clock.run(for: 1)
+    // Heard as soon as the stream could take it: the start-up of a stopped stream (a buffer).
+    let onsets = card.onsets().filter { $0 >= pressed }
+    #expect(onsets.count == 1)
+    if let onset = onsets.first { #expect(onset - pressed <= 25_000_000) }
+  }
+
+  @Test func aPulledCardIsSaidOnceAndFoundAgain() throws {
+    let slot = CardSlot()
+    let clock = try InProcessDaemon(config: speakerConfig(), kinds: [speakerKind(slot)])
+    let card = ManualSoundCard(now: { clock.time.monotonic })
+    slot.card = card
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 7.5)
+    card.unplugged = true
+    clock.run(for: 5)
+    #expect(clock.logLines(containing: "sound device lost").count == 1)
+    card.unplugged = false
+    let back = clock.time.monotonic
+    clock.run(for: 20)
+    #expect(clock.logLines(containing: "sound device back").count == 1)
+    // The work's 3-2-1 at 27-29 s plays on the card found again.
+    let later = card.onsets().filter { $0 > back }.map(Self.seconds)
+    #expect(later.contains { abs($0 - 27) < 0.001 }, "\(later)")
+  }
+}
