@@ -50,7 +50,7 @@ public struct SpeakerCueRule: Sendable, Hashable {
   public var isSilent: Bool { sounds.isEmpty && voice == nil }
 }
 
-/// The rules of every cue, by cue name (``CueKind/name``), plus `tempo_count`: TempoRep's
+/// The rules of every cue, by cue name (``CueKind/name``), `tempo_count` among them: TempoRep's
 /// per-second count inside a tempo phase ("Down, 2, 3, 4").
 public struct SpeakerCueRules: Sendable, Hashable {
   /// Rule by cue name; a cue left out is silent.
@@ -61,10 +61,8 @@ public struct SpeakerCueRules: Sendable, Hashable {
   /// spoken "Down" and "Up" as it swaps the displayed arrows.
   public var reverseDirection: Bool
 
-  /// The rule name of the per-second tempo count, which no engine cue carries yet.
-  public static let tempoCount = "tempo_count"
-  /// Every rule name a config may use.
-  public static let allNames = CueKind.allNames + [tempoCount]
+  /// Every rule name a config may use: the cues'.
+  public static let allNames = CueKind.allNames
 
   /// Creates rules.
   public init(_ byCue: [String: SpeakerCueRule], volume: Double = 1, reverseDirection: Bool = false)
@@ -94,7 +92,7 @@ public struct SpeakerCueRules: Sendable, Hashable {
     "lap": SpeakerCueRule(sounds: [.generated(.tick)], voice: .withSounds),
     "cap_reached": SpeakerCueRule(sounds: [.generated(.horn)], voice: .afterSounds),
     "finish": SpeakerCueRule(sounds: [.generated(.horn)], voice: .afterSounds),
-    tempoCount: SpeakerCueRule(voice: .withSounds),
+    "tempo_count": SpeakerCueRule(voice: .withSounds),
   ])
 
   /// The standard rules with `overrides` replacing theirs cue by cue.
@@ -143,6 +141,7 @@ public struct SpeakerCueRules: Sendable, Hashable {
     case .countdown(let secondsLeft, _): return lines.number(secondsLeft)
     case .halfway, .segmentHalfway: return lines[.halfway]
     case .lastTenSeconds, .segmentLastTenSeconds: return lines[.tenSeconds]
+    case .tempoCount(let count): return lines.number(count)
     case .repComplete: return nil
     case .setComplete: return lines[.setComplete]
     case .sideSwitch: return lines[.sideSwitch]
@@ -174,24 +173,6 @@ public struct SpeakerCueRules: Sendable, Hashable {
   {
     guard let rule = rule(for: kind) else { return [] }
     return parts(of: rule, line: voiceLine(for: kind, seed: seed, lines: lines), bank: bank)
-  }
-
-  /// The parts of the `count`th second (2 ... 9) of a tempo phase: TempoRep's count.
-  public func tempoCountParts(_ count: Int, lines: SpokenLines, bank: SoundBank)
-    -> [SoundSchedule.Part]
-  {
-    guard count >= 2, let rule = byCue[Self.tempoCount], !rule.isSilent else { return [] }
-    return parts(of: rule, line: lines.number(count), bank: bank)
-  }
-
-  /// The offsets from a tempo phase's start at which its count speaks, and the number: a 4 s
-  /// phase counts 2, 3 and 4 at 1 s, 2 s and 3 s; a phase of a second or less counts nothing.
-  public static func tempoCounts(phaseDuration: Int64) -> [(offset: Int64, count: Int)] {
-    let second: Int64 = 1_000_000_000
-    guard phaseDuration > second else { return [] }
-    let seconds = min(9, (phaseDuration + second / 2) / second)
-    guard seconds >= 2 else { return [] }
-    return (2...Int(seconds)).map { (Int64($0 - 1) * second, $0) }
   }
 
   /// The sounds every rule may play, for the caller to put in the bank (voices aside: those

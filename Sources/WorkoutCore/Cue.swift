@@ -21,6 +21,10 @@ public enum CueKind: Sendable, Hashable, Codable {
   case lastTenSeconds
   /// Ten seconds left in a work segment.
   case segmentLastTenSeconds
+  /// A whole second into a tempo phase longer than one: TempoRep's count, spoken after the
+  /// phase's name ("Down, 2, 3, 4" through a 4 s lowering). The number is the second that
+  /// begins, 2 to 9.
+  case tempoCount(Int)
   /// The last phase of a tempo rep has ended.
   case repComplete(Counter)
   /// A set has ended.
@@ -46,6 +50,7 @@ public enum CueKind: Sendable, Hashable, Codable {
     case .segmentHalfway: "segment_halfway"
     case .lastTenSeconds: "last_ten_seconds"
     case .segmentLastTenSeconds: "segment_last_ten_seconds"
+    case .tempoCount: "tempo_count"
     case .repComplete: "rep_complete"
     case .setComplete: "set_complete"
     case .sideSwitch: "side_switch"
@@ -58,7 +63,8 @@ public enum CueKind: Sendable, Hashable, Codable {
   /// Every cue name, for config validation.
   public static let allNames = [
     "start", "segment_start", "round_start", "rounds_remaining", "countdown", "halfway",
-    "segment_halfway", "last_ten_seconds", "segment_last_ten_seconds", "rep_complete",
+    "segment_halfway", "last_ten_seconds", "segment_last_ten_seconds", "tempo_count",
+    "rep_complete",
     "set_complete", "side_switch", "lap", "cap_reached", "finish",
   ]
 }

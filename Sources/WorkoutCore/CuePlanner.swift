@@ -59,6 +59,18 @@ struct CuePlanner {
           }
         }
 
+        // TempoRep's count through a phase of several seconds: 2 at its first second, 3 at its
+        // second, up to 9; a phase of 1.5 s counts 2 (its length rounded to whole seconds).
+        if segment.kind.tempoPhase != nil {
+          let seconds = min(
+            9, (length.nanoseconds + Self.second.nanoseconds / 2) / Self.second.nanoseconds)
+          if seconds >= 2 {
+            for count in 2...Int(seconds) where Self.second * Int64(count - 1) < length {
+              at(Self.second * Int64(count - 1), .tempoCount(count))
+            }
+          }
+        }
+
         // At the end: rep and set completion, the cap, the finish.
         if segment.kind.tempoPhase != nil, let rep = segment.rep,
           next?.rep != rep || next?.kind.tempoPhase == nil || next?.set != segment.set

@@ -27,8 +27,8 @@ import WodclockTestSupport
     "serial-matrix":
       "{type: serial-matrix, id: wall, device: DIR/ttyACM9, width: 8, height: 8, startup_delay: 0s}",
   ]
-  /// Outputs with no device that could be left on.
-  static let withoutHardware = ["terminal", "log"]
+  /// Outputs with no device that could be left on (a speaker's stream ends with its process).
+  static let withoutHardware = ["terminal", "log", "speaker"]
   /// UDP cannot tell a missing controller from a silent one: reached on loopback below.
   static let overTheNetwork = ["ddp-matrix"]
 

@@ -79,12 +79,10 @@ import WorkoutCore
         rules.voiceLine(for: .finish, seed: 42, lines: lines) ?? ""))
   }
 
-  @Test func aTempoPhaseCountsItsSeconds() {
-    let counts = SpeakerCueRules.tempoCounts(phaseDuration: 4_000_000_000)
-    #expect(counts.map(\.count) == [2, 3, 4])
-    #expect(counts.map(\.offset) == [1_000_000_000, 2_000_000_000, 3_000_000_000])
-    #expect(SpeakerCueRules.tempoCounts(phaseDuration: 1_000_000_000).isEmpty)
-    #expect(SpeakerCueRules.tempoCounts(phaseDuration: 1_500_000_000).map(\.count) == [2])
-    #expect(SpeakerCueRules.tempoCounts(phaseDuration: 60_000_000_000).last?.count == 9)
+  @Test func aTempoPhaseCountsItsSecondsAloud() {
+    let lines = SpokenLines(language: .german)
+    let rules = SpeakerCueRules.standard
+    #expect(rules.voiceLine(for: .tempoCount(3), seed: 0, lines: lines) == lines.number(3))
+    #expect(rules.rule(for: .tempoCount(3))?.voice == .withSounds)
   }
 }

@@ -34,6 +34,17 @@ import WodclockTestSupport
     #expect(clock.timeline.segments[5].set == Counter(2, of: 2))
   }
 
+  /// TempoRep counts the seconds of a phase after its name: "Down, 2, 3, 4" through a 4 s
+  /// lowering; a 1.5 s phase counts 2, a 1 s phase nothing.
+  @Test func tempoPhasesCountTheirSeconds() throws {
+    // 4-0-1.5-0, one rep (no count-in): down 4 s from 0 s, up 1.5 s from 4 s.
+    var clock = try tempo([8, 0, 3, 0], reps: 1)
+    let counts = describe(try runToEnd(&clock)).filter { $0.contains("count(") }
+    #expect(counts == ["1.0 count(2)", "2.0 count(3)", "3.0 count(4)", "5.0 count(2)"])
+    var short = try tempo([2, 2, 2, 0], reps: 1)
+    #expect(describe(try runToEnd(&short)).allSatisfy { !$0.contains("count(") })
+  }
+
   @Test func halfSecondPhasesAndExplosiveConcentric() throws {
     // 3-0-1.5-0 and 2-1-0-0 (explosive concentric, timed as 1 s).
     let half = try tempo([6, 0, 3, 0], reps: 1)

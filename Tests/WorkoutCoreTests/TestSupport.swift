@@ -33,6 +33,7 @@ func describe(_ kind: CueKind) -> String {
   case .segmentHalfway: "segment_halfway"
   case .lastTenSeconds: "last10"
   case .segmentLastTenSeconds: "segment_last10"
+  case .tempoCount(let count): "count(\(count))"
   case .repComplete(let counter): "rep(\(counter))"
   case .setComplete(let counter): "set(\(counter))"
   case .sideSwitch(let side): "switch(\(side.rawValue))"
