@@ -113,7 +113,7 @@ install: deps static-libstdc++
 	  getent group wodclock >/dev/null || groupadd --system wodclock; \
 	  getent passwd wodclock >/dev/null || useradd --system --gid wodclock --home-dir /var/lib/wodclock \
 	    --no-create-home --shell /usr/sbin/nologin --comment "wodclock gym clock" wodclock; \
-	  for group in gpio i2c dialout input; do getent group $$group >/dev/null || groupadd --system $$group; done; \
+	  for group in gpio i2c dialout input audio; do getent group $$group >/dev/null || groupadd --system $$group; done; \
 	  if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload 2>/dev/null || true; fi; \
 	  echo; echo "installed. next:"; \
 	  echo "  edit /etc/wodclock/wodclock.yaml, then: wodclockd --check-config"; \
