@@ -62,6 +62,11 @@ public final class SpeakerOutput: OutputPlugin {
   /// The owner's WAV files, decoded, by name.
   private let files: [String: PCMClip]
 
+  /// The rate asked of the device: espeak-ng's, so the voice, the largest part of the bank, is
+  /// kept as it was made (1.5 MB for English; resampled to 48 kHz it would be 3.2 MB). Cue
+  /// sounds need no more (a horn's partials stay under 5 kHz); a `plughw:` or `default` device
+  /// converts, a bare `hw:` one gives its nearest rate, and the bank follows it.
+  public static let sampleRate = 22_050
   /// How far ahead cues are taken: the buffer, the start of a stream and a loop that is late.
   static let lookAhead: Int64 = 200_000_000
   /// A stream starts this long before its first sound plays.
@@ -120,7 +125,8 @@ public final class SpeakerOutput: OutputPlugin {
   public init(
     instance: PluginInstance,
     openStream: @escaping SoundStreamOpener = { device, bufferTime throws(ALSAError) in
-      try ALSAPlayback.open(device: device, bufferTime: bufferTime)
+      try ALSAPlayback.open(
+        device: device, sampleRate: SpeakerOutput.sampleRate, bufferTime: bufferTime)
     },
     clock: (() -> Int64)? = nil
   ) throws {
