@@ -9,8 +9,10 @@ SWIFT_FLAGS   ?=
 # util-linux brings setpriv: tests open a claimed serial port as another user. xfonts-base and
 # pcf2bdf: X11's fonts, converted to BDF, go through the matrix outputs' font check.
 # libmicrohttpd-dev: the web server's header, and its runtime (loaded when a server starts).
+# libespeak-ng-dev and espeak-ng-data: the spoken cues' synthesizer and its voices (loaded in
+# the synthesizer's child process only).
 DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
-                 xfonts-base pcf2bdf libmicrohttpd-dev
+                 xfonts-base pcf2bdf libmicrohttpd-dev libespeak-ng-dev espeak-ng-data
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared

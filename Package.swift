@@ -71,9 +71,13 @@ let package = Package(
     // libmicrohttpd for the web interface, loaded with dlopen when a web server starts (never
     // linked: it would cost every start 2.8 MB; see CMicroHTTPD.c). Imported by HardwareKit only.
     .target(name: "CMicroHTTPD"),
+    // libespeak-ng for the spoken cues, loaded with dlopen in the voice synthesizer's child
+    // process only (`wodclockd --synthesize-voice LANG`; see CEspeakNG.c). Imported by
+    // HardwareKit only.
+    .target(name: "CEspeakNG"),
     .target(
       name: "HardwareKit",
-      dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD"]),
+      dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD", "CEspeakNG"]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
@@ -189,7 +193,9 @@ let package = Package(
 )
 
 /// The C targets, which take no Swift settings.
-let cTargets: Set<String> = ["CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "WebAssets"]
+let cTargets: Set<String> = [
+  "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CEspeakNG", "WebAssets",
+]
 
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
   var settings = target.swiftSettings ?? []
