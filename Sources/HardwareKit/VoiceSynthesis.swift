@@ -53,7 +53,7 @@ public struct VoiceSynthesizer: Sendable {
   static let sampleRates: ClosedRange<UInt32> = 8000...48000
   /// Below this magnitude a sample counts as silence when a line's ends are trimmed: about
   /// -40 dBFS, under espeak-ng's breath noise between words and far under its speech.
-  static let silenceThreshold = 300
+  public static let silenceThreshold = 300
 
   public init(command: [String], timeout: Int64 = defaultTimeout) {
     self.command = command
@@ -93,13 +93,15 @@ public struct VoiceSynthesizer: Sendable {
     }
     do throws(SystemError) {
       let pipe = try FileDescriptor.pipe()
-      try pipe.writeEnd.setNonBlocking()
-      defer {
-        try? pipe.readEnd.close()
+      defer { try? pipe.readEnd.close() }
+      do throws(SystemError) {
+        // Written while this process holds the read end: no SIGPIPE, no wait (it fits).
+        try pipe.writeEnd.setNonBlocking()
+        try pipe.writeEnd.writeAll(input)
+      } catch {
         try? pipe.writeEnd.close()
+        throw error
       }
-      // Written while this process holds the read end: no SIGPIPE, no wait (it fits).
-      try pipe.writeEnd.writeAll(input)
       try pipe.writeEnd.close()
       let child = try Subprocess.spawn(
         executable: program, arguments: Array(command.dropFirst()) + [language],
@@ -310,6 +312,7 @@ public final class VoiceSynthesisJob {
   private var outputEnded = false
   private var errorsEnded = false
   private var running = true
+  private var exitStatus: Subprocess.ExitStatus?
   private var outcome: Result<[String: SpokenPCM], VoiceSynthesisError>?
   private var released = false
   private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -354,9 +357,9 @@ public final class VoiceSynthesisJob {
       end()
       return finish(.failure(error(.failed, "the synthesizer's answer \(problem)")))
     }
-    var status: Subprocess.ExitStatus?
+    var status = exitStatus
     do {
-      status = try child.exitStatusIfEnded()
+      if status == nil { status = try child.exitStatusIfEnded() }
       if status == nil && outputEnded && errorsEnded && exitNotice == nil {
         // Both pipes end when the child closes them in exiting: what is left of the exit is
         // the kernel's (this is the path without a pidfd only).
@@ -367,6 +370,8 @@ public final class VoiceSynthesisJob {
       status = .exited(decoder.isComplete ? 0 : -1)
     }
     if let status {
+      // Reaped once: what is left in the pipe is read on the next calls.
+      exitStatus = status
       running = false
       if outputEnded {
         readErrors()
