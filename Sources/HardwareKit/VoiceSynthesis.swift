@@ -447,7 +447,9 @@ public final class VoiceSynthesisJob {
   private func readErrors() {
     guard let errors, !errorsEnded, !released else { return }
     var bytes: [UInt8] = []
-    while true {
+    // A child that writes without end to its standard error is ended at the deadline; until
+    // then each call reads at most a pipe's worth of it.
+    for _ in 0..<64 {
       bytes.removeAll(keepingCapacity: true)
       guard let result = try? errors.read(appendingTo: &bytes, maximumCount: 1024) else {
         errorsEnded = true
