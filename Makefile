@@ -10,9 +10,11 @@ SWIFT_FLAGS   ?=
 # pcf2bdf: X11's fonts, converted to BDF, go through the matrix outputs' font check.
 # libmicrohttpd-dev: the web server's header, and its runtime (loaded when a server starts).
 # libasound2-dev: ALSA's header for the speaker, and its runtime (loaded when a sound device
-# is first opened).
+# is first opened). libespeak-ng-dev and espeak-ng-data: the spoken cues' synthesizer and its
+# voices (loaded in the synthesizer's child process only).
 DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
-                 xfonts-base pcf2bdf libmicrohttpd-dev libasound2-dev
+                 xfonts-base pcf2bdf libmicrohttpd-dev libasound2-dev libespeak-ng-dev \
+                 espeak-ng-data
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared

@@ -99,9 +99,15 @@ let package = Package(
     // sound device or mixer is first opened: a clock without a speaker never maps libasound
     // (see CALSA.c). Imported by HardwareKit only.
     .target(name: "CALSA"),
+    // libespeak-ng for the spoken cues, loaded with dlopen in the voice synthesizer's child
+    // process only (`wodclockd --synthesize-voice LANG`; see CEspeakNG.c). Imported by
+    // HardwareKit only.
+    .target(name: "CEspeakNG"),
     .target(
       name: "HardwareKit",
-      dependencies: ["CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD", "CALSA"]),
+      dependencies: [
+        "CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD", "CALSA", "CEspeakNG",
+      ]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
 
@@ -227,7 +233,7 @@ let package = Package(
 
 /// The C targets, which take no Swift settings.
 let cTargets: Set<String> = [
-  "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CALSA", "WebAssets",
+  "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CALSA", "CEspeakNG", "WebAssets",
 ]
 
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {

@@ -59,6 +59,10 @@ let benchmarks: [Benchmark] = [
     name: "web",
     summary: "the daemon with 5 web displays, and Chromium's second change against the daemon's",
     run: WebBenchmark.run),
+  Benchmark(
+    name: "voice",
+    summary: "ms to synthesize 60 spoken lines per language, the bank's KiB, the child's peak RSS",
+    run: VoiceBenchmark.run),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {

@@ -24,6 +24,8 @@ public enum DaemonMain {
       return 0
     case .resolve(let host):
       return AddressResolver.answer(host)
+    case .synthesizeVoice(let language):
+      return VoiceSynthesizer.synthesizeLines(language: language)
     case .checkConfig, .printConfig, .safeOutputs, .run:
       break
     }

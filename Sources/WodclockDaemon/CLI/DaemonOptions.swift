@@ -17,6 +17,10 @@ public struct DaemonOptions: Equatable {
     /// the daemon runs it as a child of its own, so that the loop never waits for a name
     /// server (``AddressResolver``).
     case resolve(String)
+    /// `wodclockd --synthesize-voice LANG`: reads lines on standard input and writes their
+    /// sound in `LANG`'s voice. Not for people either: the daemon runs it as a child, so that
+    /// it never maps libespeak-ng (``VoiceSynthesizer``).
+    case synthesizeVoice(String)
   }
 
   public var task: Task = .run
@@ -28,6 +32,8 @@ public struct DaemonOptions: Equatable {
   public static let defaultConfigPath = "/etc/wodclock/wodclock.yaml"
   /// The hidden option of the resolver's child (``Task/resolve(_:)``).
   static let resolveFlag = "--resolve"
+  /// The hidden option of the voice synthesizer's child (``Task/synthesizeVoice(_:)``).
+  static let synthesizeVoiceFlag = "--synthesize-voice"
 
   public static let usage = """
     usage: wodclockd [--config FILE] [--socket PATH] [--state-dir DIR] [--speed N]
@@ -61,6 +67,13 @@ public struct DaemonOptions: Equatable {
         return .failure(UsageError("'\(resolveFlag)' takes one host name"))
       }
       options.task = .resolve(arguments[1])
+      return .success(options)
+    }
+    if arguments.first == synthesizeVoiceFlag {
+      guard arguments.count == 2 else {
+        return .failure(UsageError("'\(synthesizeVoiceFlag)' takes one language"))
+      }
+      options.task = .synthesizeVoice(arguments[1])
       return .success(options)
     }
     var index = 0
