@@ -59,6 +59,8 @@ public final class SpeakerOutput: OutputPlugin {
   let quietHours: QuietHours
   let ducking: Ducking
   let voiceEnabled: Bool
+  /// Makes the voice in a child process; nil: the cues play their sounds only.
+  private let synthesizer: VoiceSynthesizer?
   /// The owner's WAV files, decoded, by name.
   private let files: [String: PCMClip]
 
@@ -116,6 +118,16 @@ public final class SpeakerOutput: OutputPlugin {
   /// What was said about the device: nothing yet, that it is away, or that it is lost.
   private var away = false
 
+  // The voice.
+  private var voiceJob: VoiceSynthesisJob?
+  /// Jobs given up while the loop watched their descriptors, cancelled at the next call.
+  private var retiredJobs: [VoiceSynthesisJob] = []
+  /// The lines the job under way makes, and those whose voice is in the bank (or failed).
+  private var makingVoice: SpokenLines?
+  private var voiced: SpokenLines?
+  /// The spoken lines as made, by text, kept for a bank made again at another rate.
+  private var voiceClips: [String: PCMClip] = [:]
+
   // Ducking.
   private var mixerControl: (mixer: ALSAMixer, control: ALSAMixer.Control, level: Int)?
   private var duckingFailed = false
@@ -128,6 +140,7 @@ public final class SpeakerOutput: OutputPlugin {
       try ALSAPlayback.open(
         device: device, sampleRate: SpeakerOutput.sampleRate, bufferTime: bufferTime)
     },
+    synthesizer: VoiceSynthesizer? = .wodclockd,
     clock: (() -> Int64)? = nil
   ) throws {
     id = instance.id
@@ -145,6 +158,7 @@ public final class SpeakerOutput: OutputPlugin {
     quietHours = QuietHours(try settings[Self.quietHours].compactMap(QuietHours.Window.init))
     ducking = try settings[Self.duck]
     voiceEnabled = try settings[Self.voice]
+    self.synthesizer = voiceEnabled ? synthesizer : nil
     var decoded: [String: PCMClip] = [:]
     for file in try Self.soundFiles(in: settings) {
       switch SoundFile.load(file) {
@@ -170,8 +184,13 @@ public final class SpeakerOutput: OutputPlugin {
   }
 
   public var watchedDescriptors: [WatchedDescriptor] {
-    guard running, !fedByTimer, let playback else { return [] }
-    return playback.pollDescriptors.map { WatchedDescriptor($0.fileDescriptor, for: $0.interest) }
+    var watched = voiceJob?.descriptors.map { WatchedDescriptor($0) } ?? []
+    if running, !fedByTimer, let playback {
+      watched += playback.pollDescriptors.map {
+        WatchedDescriptor($0.fileDescriptor, for: $0.interest)
+      }
+    }
+    return watched
   }
 
   public func render(_ frame: OutputFrame) throws {
@@ -180,6 +199,8 @@ public final class SpeakerOutput: OutputPlugin {
     if lines.language != frame.words.language {
       lines = SpokenLines(language: frame.words.language).with(overrides: lineOverrides)
     }
+    if voiceJob != nil { progressVoice(at: now) }
+    if synthesizer != nil, lines != voiced, lines != makingVoice { makeVoice(at: now) }
     if let retryAt, retryAt <= now { open(at: now) }
     nextChange = frame.nextChange
     let minute = frame.civilTime.hour * 60 + frame.civilTime.minute
@@ -197,12 +218,18 @@ public final class SpeakerOutput: OutputPlugin {
     throws
   {
     closeRetired()
-    pump(at: self.now(now))
+    let now = self.now(now)
+    if let job = voiceJob, job.descriptors.contains(descriptor) {
+      progressVoice(at: now)
+      return
+    }
+    pump(at: now)
   }
 
   public func nextWakeUp(after now: Int64) -> Int64? {
     var wake: [Int64] = []
     if let retryAt { wake.append(retryAt) }
+    if let voiceJob { wake.append(voiceJob.deadline) }
     // Look for the next cue before it is due.
     if let nextChange, nextChange - Self.lookAhead > now {
       wake.append(nextChange - Self.lookAhead)
@@ -218,6 +245,9 @@ public final class SpeakerOutput: OutputPlugin {
   public func stop() {
     schedule = SoundSchedule()
     foreseen = []
+    if let voiceJob { retiredJobs.append(voiceJob) }
+    voiceJob = nil
+    makingVoice = nil
     stopStream()
     if let playback { retired.append(playback) }
     playback = nil
@@ -351,7 +381,7 @@ public final class SpeakerOutput: OutputPlugin {
       fedByTimer = !Self.canWatch(opened.pollDescriptors)
       scratch = [Int16](repeating: 0, count: max(opened.bufferFrames, 1))
       if bank.sampleRate != opened.sampleRate || bank.clips.isEmpty {
-        bank = Self.bank(rules: rules, files: files, sampleRate: opened.sampleRate)
+        remakeBank(sampleRate: opened.sampleRate)
       }
       backoff = Self.minimumBackoff
       if away {
@@ -411,6 +441,73 @@ public final class SpeakerOutput: OutputPlugin {
   private func closeRetired() {
     for old in retired { old.close() }
     retired = []
+    for job in retiredJobs { job.cancel() }
+    retiredJobs = []
+  }
+
+  // MARK: - The voice
+
+  /// Starts making the voice of the current lines in a child process; a voice that cannot be
+  /// made is said once, and the cues play their sounds.
+  private func makeVoice(at now: Int64) {
+    guard let synthesizer else { return }
+    if let voiceJob { retiredJobs.append(voiceJob) }
+    voiceJob = nil
+    do throws(VoiceSynthesisError) {
+      voiceJob = try synthesizer.start(
+        texts: lines.allTexts, language: lines.language.code, at: now)
+      makingVoice = lines
+    } catch {
+      makingVoice = nil
+      voiced = lines
+      context?.log(.warning, "no voice; the cues play their sounds only", [("error", "\(error)")])
+    }
+  }
+
+  /// Takes in what the voice's child has made; once it is done, its lines join the bank.
+  private func progressVoice(at now: Int64) {
+    guard let job = voiceJob else { return }
+    guard case .finished(let result) = job.handleReadable(at: now) else { return }
+    retiredJobs.append(job)
+    voiceJob = nil
+    voiced = makingVoice
+    makingVoice = nil
+    switch result {
+    case .success(let spoken):
+      let hadVoice = !voiceClips.isEmpty
+      voiceClips = spoken.mapValues { PCMClip(sampleRate: $0.sampleRate, samples: $0.samples) }
+      if hadVoice {
+        remakeBank(sampleRate: bank.sampleRate)
+      } else {
+        addVoice(to: &bank)
+      }
+      let bytes = voiceClips.values.reduce(0) { $0 + $1.samples.count * 2 }
+      context?.log(
+        .info, "voice ready",
+        [
+          ("language", job.language), ("lines", "\(voiceClips.count)"),
+          ("kib", "\(bytes / 1024)"),
+        ])
+    case .failure(let error):
+      context?.log(
+        .warning, "no voice; the cues play their sounds only", [("error", error.description)])
+    }
+  }
+
+  private func addVoice(to bank: inout SoundBank) {
+    for text in voiceClips.keys.sorted() {
+      if let clip = voiceClips[text] { _ = bank.add(clip, as: .voice(text)) }
+    }
+  }
+
+  /// Makes the bank again (another rate, another language's voice). The schedule names sounds
+  /// by their place in the bank, so it starts afresh: the next frame schedules what is
+  /// foreseen again.
+  private func remakeBank(sampleRate: Int) {
+    bank = Self.bank(rules: rules, files: files, sampleRate: sampleRate)
+    addVoice(to: &bank)
+    schedule = SoundSchedule()
+    foreseen = []
   }
 
   /// Every sound the rules and files may play, at the stream's rate.
