@@ -144,13 +144,14 @@ let package = Package(
       dependencies: ["SevenSegment", "SegmentDrivers", "HardwareKit", "SegmentDecoders"]),
     // Hardware-in-the-loop check of ALSAPlayback against the snd-aloop loopback card: clicks at
     // absolute deadlines, recorded back, onset minus deadline; unplug and replug (Tests/hil).
-    .executableTarget(name: "wodclock-sound-check", dependencies: ["HardwareKit"]),
+    .executableTarget(
+      name: "wodclock-sound-check", dependencies: ["HardwareKit", "WodclockTestSupport"]),
     // A developer tool, not part of the product: it may use the tests' fakes.
     .executableTarget(
       name: "wodclock-bench",
       dependencies: [
         "WorkoutCore", "Configuration", "ConfigFormat", "HardwareKit", "JSONKit", "WodclockDaemon",
-        "DisplayKit", "MatrixKit", "WodclockTestSupport",
+        "DisplayKit", "MatrixKit", "SoundKit", "WodclockTestSupport",
       ]),
 
     // What the tests share: the fake GPIO chips, key devices and PWM tree, the seeded random

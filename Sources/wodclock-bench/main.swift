@@ -8,6 +8,8 @@ struct Benchmark {
   var name: String
   var summary: String
   var run: (BenchmarkOptions) throws -> Void
+  /// Runs only where its hardware is (exiting 69 elsewhere), so `all` leaves it out.
+  var needsHardware = false
 }
 
 /// Options shared by every benchmark on the command line.
@@ -63,6 +65,10 @@ let benchmarks: [Benchmark] = [
     name: "voice",
     summary: "ms to synthesize 60 spoken lines per language, the bank's KiB, the child's peak RSS",
     run: VoiceBenchmark.run),
+  Benchmark(
+    name: "speaker",
+    summary: "the speaker's onset minus cue instant on the snd-aloop card beside a C floor (VM)",
+    run: SpeakerBenchmark.run, needsHardware: true),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
@@ -72,6 +78,8 @@ func usage(_ benchmarks: [Benchmark]) -> Never {
   text += "(default 60), and of matrix-wire (per rate, default 120)\n\n"
   text += "wakeup, resources, ready and web start the wodclockd found next to this program;\n"
   text += "build both with `make release`, as they are installed.\n"
+  text += "speaker needs the snd-aloop loopback card and is not part of all; "
+  text += "`make hil` runs it in its VM.\n"
   writeError(text)
   exit(64)
 }
@@ -90,7 +98,7 @@ while let argument = remaining.popFirst() {
   case "--help", "-h":
     usage(benchmarks)
   case "all":
-    selected += benchmarks.map(\.name)
+    selected += benchmarks.filter { !$0.needsHardware }.map(\.name)
   default:
     selected.append(argument)
   }
@@ -105,6 +113,9 @@ for name in selected {
   guard let benchmark = benchmarks.first(where: { $0.name == name }) else { continue }
   do {
     try benchmark.run(options)
+  } catch let unavailable as BenchmarkUnavailable {
+    writeError("wodclock-bench: \(name): \(unavailable)\n")
+    exit(69)
   } catch {
     writeError("wodclock-bench: \(name): \(error)\n")
     exit(Interruption.requested ? 130 : 1)

@@ -7,12 +7,8 @@
 // writes, the timing model of ALSAPlayback.swift), records the capture side through the same
 // shim, finds each click's onset in the recording and prints onset minus deadline (p50, p99,
 // max). Tests/hil/alsa-click-floor.c does the same in a bare C loop: the floor to compare with.
-//
-// When was a recorded frame heard? The capture stream runs on the card's clock: frame k was
-// recorded at t0 + k / rate. Each time the stream is read, ALSA says how many frames it holds
-// and when its pointer was read (snd_pcm_htimestamp); that pointer never runs ahead of the
-// true position (snd-aloop moves it on timer ticks), so every reading gives an upper bound of
-// t0, and the least of them is the estimate.
+// The recording and its onsets are WodclockTestSupport's LoopbackRecording, which
+// `wodclock-bench speaker` uses too.
 //
 // With --mixer it checks ALSAMixer on a volume control: the loopback card has none of its
 // own, so ALSA's softvol plugin adds one (`Master`, on the card, as it does for a USB card
@@ -29,6 +25,7 @@
 
 import Glibc
 import HardwareKit
+import WodclockTestSupport
 
 // MARK: report
 
@@ -159,9 +156,8 @@ func session(
   result.deadlines = (0..<count).map { firstDeadline + Int64($0) * interval }
   let rate = Int64(streams.playback.sampleRate)
   let end = result.deadlines.last! + 300_000_000
-  var recording: [Int16] = []
-  recording.reserveCapacity(Int((end - MonotonicClock.now()) / 1_000_000_000 * rate + rate))
-  var captureOrigin = Int64.max
+  var recording = LoopbackRecording(
+    sampleRate: Int(rate), reservingSeconds: Int((end - MonotonicClock.now()) / 1_000_000_000) + 1)
   var written: Int64 = 0
   var nextClick = 0
   var clickStart: Int64? = nil
@@ -197,15 +193,7 @@ func session(
     if let start = clickStart, written >= start + Int64(click.count) { clickStart = nil }
   }
 
-  func drain() throws(ALSAError) {
-    let before = recording.count
-    _ = try streams.capture.read(appendingTo: &recording)
-    guard recording.count > before || captureOrigin == .max else { return }
-    let (held, instant) = try streams.capture.timestampedReadableFrames()
-    guard instant > 0 else { return }
-    let position = Int64(recording.count + held)
-    captureOrigin = min(captureOrigin, instant - position * 1_000_000_000 / rate)
-  }
+  func drain() throws(ALSAError) { try recording.drain(streams.capture) }
 
   do {
     try streams.capture.start()
@@ -243,14 +231,7 @@ func session(
   result.underruns = streams.playback.underruns
   result.overruns = streams.capture.overruns
   // Onsets: a loud sample after at least 5 ms of quiet.
-  let quiet = Int(rate) / 200
-  var lastLoud = -quiet - 1
-  for (index, sample) in recording.enumerated() where sample.magnitude > threshold.magnitude {
-    if index - lastLoud > quiet, captureOrigin != .max {
-      result.onsets.append(captureOrigin + Int64(index) * 1_000_000_000 / rate)
-    }
-    lastLoud = index
-  }
+  result.onsets = recording.onsets(threshold: threshold)
   return result
 }
 
@@ -277,16 +258,9 @@ func close(_ streams: Streams, from poller: EventPoller) {
 
 /// Onset minus deadline for each click, matched in order; nil when a click was not found.
 func lateness(_ result: SessionResult, what: String) -> [Int64]? {
-  let bound: Int64 = 50_000_000
-  var matched: [Int64] = []
-  var onsets = result.onsets[...]
-  for deadline in result.deadlines {
-    // Sounds before this click's window are strays; the first in it is the click.
-    while let onset = onsets.first, onset < deadline - bound { onsets.removeFirst() }
-    guard let onset = onsets.first, onset <= deadline + bound else { break }
-    matched.append(onset - deadline)
-    onsets.removeFirst()
-  }
+  // Sounds before a click's window are strays; the first in it is the click.
+  let matched = OnsetMatch(due: result.deadlines, onsets: result.onsets, bound: 50_000_000)
+    .lateness
   check(
     matched.count == result.deadlines.count,
     "\(what): every click found within 50 ms of its deadline",
@@ -326,17 +300,7 @@ let mixerCard =
 /// Defines the softvol device in ~/.asoundrc; before anything opens a sound device, since
 /// libasound reads its configuration once.
 func writeMixerConfiguration() throws(SystemError) {
-  let home = "/root"
-  try FileSystem.writeFileAtomically(
-    "\(home)/.asoundrc",
-    text: """
-      pcm.wodclock_ducked {
-        type softvol
-        slave.pcm "\(mixerCard),0,1"
-        control { name "Master" card \(mixerCard.dropFirst(3)) }
-      }
-
-      """)
+  try LoopbackVolumeControl.define(card: mixerCard)
 }
 
 /// Lowers and restores a playback volume as ducking does, on a softvol control of the card.
@@ -345,9 +309,7 @@ func checkMixer() {
   do {
     // softvol adds its control when its device is first opened; the control stays with the
     // card after it is closed (while it is open, softvol holds it: EPERM to others).
-    let playback = try ALSAPlayback.open(device: "wodclock_ducked", sampleRate: sampleRate)
-    _ = try playback.write([Int16](repeating: 0, count: 64))
-    playback.close()
+    try LoopbackVolumeControl.create(sampleRate: sampleRate)
     let mixer = try ALSAMixer.open(card: card)
     defer { mixer.close() }
     check(

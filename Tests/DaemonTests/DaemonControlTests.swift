@@ -147,13 +147,24 @@ import Testing
     defer { try? client.close() }
     try client.send("{\"cmd\":\"subscribe\"}\n", timeoutMilliseconds: 1_000)
     #expect(try JSONValue.parse(client.readLine(timeoutMilliseconds: 2_000) ?? "")["ok"] == true)
+    let started = MonotonicClock.now()
     _ = try daemon.request(["cmd": "start"])
     var cues: [String] = []
+    var dues: [Double] = []
     var states: [String] = []
     while cues.count < 6 {
       guard let line = try client.readLine(timeoutMilliseconds: 5_000) else { break }
       let event = try JSONValue.parse(line)
-      if let name = event["cue"]?["name"]?.stringValue { cues.append(name) }
+      if let name = event["cue"]?["name"]?.stringValue {
+        cues.append(name)
+        // When it was due, on the same monotonic clock: after the start was asked for, not
+        // after it arrived, and never before the cue ahead of it (at --speed 20, real time).
+        let due = try #require(event["due_ms"]?.doubleValue)
+        #expect(due >= Double(started / 1_000) / 1_000)
+        #expect(due <= Double(MonotonicClock.now() / 1_000) / 1_000)
+        #expect(due >= dues.last ?? 0)
+        dues.append(due)
+      }
       if let state = event["status"]?["state"]?.stringValue { states.append(state) }
     }
     #expect(Array(cues.prefix(3)) == ["start", "round_start", "segment_start"])

@@ -233,4 +233,15 @@ private func speakerConfig(_ settings: String = "") -> String {
     let later = card.onsets().filter { $0 > back }.map(Self.seconds)
     #expect(later.contains { abs($0 - 27) < 0.001 }, "\(later)")
   }
+
+  /// Ducking opens the mixer of the card the device plays on: a card named by its id
+  /// (`hw:Loopback,0,0`, as `aplay -l` shows it) is that card, not a device name the mixer
+  /// refuses (which left ducking off).
+  @Test func theMixerOfADeviceIsItsCardsByNumberOrName() {
+    #expect(SpeakerOutput.card(of: "hw:1,0") == "hw:1")
+    #expect(SpeakerOutput.card(of: "hw:Loopback,0,0") == "hw:Loopback")
+    #expect(SpeakerOutput.card(of: "plughw:Device") == "hw:Device")
+    #expect(SpeakerOutput.card(of: "plughw:CARD=Device,DEV=0") == "hw:CARD=Device")
+    #expect(SpeakerOutput.card(of: "default") == "default")
+  }
 }

@@ -17,7 +17,11 @@
 # loopback card and records them back (wodclock-sound-check), beside the same in a bare C loop
 # (alsa-click-floor.c, the floor), printing onset minus deadline for both; a volume control is
 # lowered and restored as ducking does; then the card is unplugged mid-play and plugged back,
-# and playing must resume by reopening.
+# and playing must resume by reopening. In the same boot, `wodclock-bench speaker` runs the
+# release wodclockd with a speaker output on the card: every cue heard within 30 ms of its
+# instant, a pause before a cue silences it, the music's control ducked and restored, the card
+# unplugged mid-workout and plugged back; it prints onset minus cue instant beside the C floor
+# and the daemon's peak RSS.
 #
 # Usage: Tests/hil/run.sh [v1] [v2] [usb] [sound]      (default: all four)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
@@ -82,25 +86,30 @@ run_usb() {
   done
 }
 
-# The sound check: one small build (HardwareKit only, on v1's scratch path; a release build
-# whatever HIL_CONFIGURATION says, as the daemon ships: a debug build's slower loop underruns
-# under emulation), the C floor linked with libasound, and one VM run. Every click must be
-# found within 50 ms of its deadline; the figures are printed, not asserted (an emulated CPU's
-# timing says little about a Pi's).
+# The sound check: one build (the sound check, the daemon and the bench, on v1's scratch path;
+# a release build whatever HIL_CONFIGURATION says, as the daemon ships: a debug build's slower
+# loop underruns under emulation), the C floor linked with libasound, and one VM run. Every
+# click must be found within 50 ms of its deadline, every cue within 30 ms; the figures are
+# printed, not asserted (an emulated CPU's timing says little about a Pi's).
 run_sound() {
   local scratch=.build/hil-v1 start rc
   start=$(now)
-  "$SWIFT" build --scratch-path "$scratch" -c release --product wodclock-sound-check \
-    --static-swift-stdlib -Xswiftc -warnings-as-errors
+  for product in wodclock-sound-check wodclockd wodclock-bench; do
+    "$SWIFT" build --scratch-path "$scratch" -c release --product "$product" \
+      --static-swift-stdlib -Xswiftc -warnings-as-errors
+  done
   mkdir -p .build/hil-sound
   cc -O2 -Wall -Werror -o .build/hil-sound/alsa-click-floor Tests/hil/alsa-click-floor.c -lasound
   echo "hil: built sound ($(since "$start") s)"
   start=$(now)
   rc=0
-  Tests/hil/gpio-sim-vm.sh --timeout 240 --sound -b "$scratch/release/wodclock-sound-check" \
-    -b .build/hil-sound/alsa-click-floor -- \
+  Tests/hil/gpio-sim-vm.sh --timeout 300 -m 768 --sound \
+    -b "$scratch/release/wodclock-sound-check" -b "$scratch/release/wodclockd" \
+    -b "$scratch/release/wodclock-bench" -b .build/hil-sound/alsa-click-floor -- \
     "alsa-click-floor; floor=\$?; wodclock-sound-check --mixer --replug; check=\$?;
-     echo \"hil: sound floor \$floor, sound check \$check\"; [ \$floor -eq 0 ] && [ \$check -eq 0 ]" \
+     wodclock-bench speaker; speaker=\$?;
+     echo \"hil: sound floor \$floor, sound check \$check, speaker \$speaker\";
+     [ \$floor -eq 0 ] && [ \$check -eq 0 ] && [ \$speaker -eq 0 ]" \
     || rc=$?
   if [ "$rc" -eq 0 ]; then
     results+=("PASS sound ($(since "$start") s)")

@@ -8,9 +8,9 @@ Usage: check-layers.py [ROOT]    (ROOT: the repository, by default the one holdi
    modules, and depends in Package.swift only on other pure modules.
 2. A plugin file (Sources/WodclockDaemon/Plugins) reaches the operating system only through
    HardwareKit: it imports no C module, no Glibc, no Foundation, no Dispatch.
-3. The test support (WodclockTestSupport) is for the tests and wodclock-bench only: no other
-   module under Sources/ imports it or names one of its types, and wodclockd and wodclockctl
-   depend on no target that lives under Tests/.
+3. The test support (WodclockTestSupport) is for the tests, wodclock-bench and
+   wodclock-sound-check only: no other module under Sources/ imports it or names one of its
+   types, and wodclockd and wodclockctl depend on no target that lives under Tests/.
 
 Each violation is reported as a compiler would (file:line:column: error: what, the line, a
 caret, hint: what to do instead). Exits 0 when the tree holds to the rules, 1 when it does not,
@@ -35,7 +35,7 @@ OS_MODULES = {
 }
 TEST_SUPPORT = "WodclockTestSupport"
 # Allowed to use the test support although its sources are under Sources/: a developer tool.
-TEST_SUPPORT_USERS = {"wodclock-bench"}
+TEST_SUPPORT_USERS = {"wodclock-bench", "wodclock-sound-check"}
 PRODUCTS = ["wodclockd", "wodclockctl"]
 PLUGINS_DIRECTORY = "Sources/WodclockDaemon/Plugins"
 
@@ -310,7 +310,7 @@ def check(root):
                 report.error(
                     manifest, offset, len(dependency) + 2,
                     f"{name} depends on the test support {TEST_SUPPORT}",
-                    "only the test targets and wodclock-bench may; the product carries no fakes")
+                    "only the test targets, wodclock-bench and wodclock-sound-check may; the product carries no fakes")
     for product in PRODUCTS:
         seen, chain = set(), {}
         pending = [(target, None) for target in products.get(product, [])]

@@ -7,7 +7,9 @@
 // Reply:    {"v": 1, "id": 7, "ok": true, "status": {...}}
 // Error:    {"v": 1, "id": 7, "ok": false, "error": {"code": "unknown_preset", "message": "..."}}
 // Events after `subscribe`: {"v": 1, "event": "status", "status": {...}} and
-//                           {"v": 1, "event": "cue", "cue": {...}}
+//                           {"v": 1, "event": "cue", "cue": {...}, "due_ms": 81234.567}
+// where `due_ms` is the instant the cue was due on the daemon's CLOCK_MONOTONIC, in milliseconds
+// to the microsecond (real time, also under --speed).
 // `v` and `id` are optional in requests; `id` is echoed back. Requests may be pipelined; the
 // replies come in order. Errors about the connection rather than a request, without an id:
 // `line_too_long`, `evicted` (closed to make room for a new client), `too_many_clients`; a reply
@@ -334,6 +336,12 @@ public enum CommandProtocol {
         ("finish_reason", snapshot.finishReason.map { .string($0.rawValue) } ?? .null),
         ("muted", .bool(muted)),
       ]))
+  }
+
+  /// Monotonic nanoseconds as milliseconds, to the microsecond (a double holds them exactly for
+  /// centuries of uptime).
+  public static func milliseconds(ofMonotonic nanoseconds: Int64) -> Double {
+    Double(nanoseconds / 1_000) / 1_000
   }
 
   /// A cue as an event member.

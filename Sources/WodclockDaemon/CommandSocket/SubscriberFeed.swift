@@ -16,9 +16,17 @@ struct SubscriberFeed {
 
   /// The events for `cues` and `status`: one per cue, and a status event when the status
   /// differs from the last one sent in more than its continuous figures, or when `force`d.
-  mutating func events(cues: [CueKind], status: JSONValue, force: Bool) -> [JSONValue] {
-    var events = cues.map { kind in
-      CommandProtocol.event("cue", [("cue", CommandProtocol.cue(kind))])
+  /// A cue says when it was due (`due_ms`, the daemon's monotonic clock in milliseconds, as the
+  /// web page's cue events do): a program on the same machine compares it with what it heard
+  /// or saw, whatever the delay of the socket.
+  mutating func events(cues: [FrameCue], status: JSONValue, force: Bool) -> [JSONValue] {
+    var events = cues.map { cue in
+      CommandProtocol.event(
+        "cue",
+        [
+          ("cue", CommandProtocol.cue(cue.kind)),
+          ("due_ms", .double(CommandProtocol.milliseconds(ofMonotonic: cue.due))),
+        ])
     }
     var visible = status.objectValue ?? JSONObject()
     for key in Self.continuousKeys { visible[key] = nil }

@@ -555,14 +555,15 @@ public final class SpeakerOutput: OutputPlugin {
     held.mixer.close()
   }
 
-  /// The card a device plays on, for its mixer: `hw:1,0` is card `hw:1`, `plughw:CARD=Device`
-  /// is `hw:CARD=Device`, a name without a card (`default`) is its own.
+  /// The card a device plays on, for its mixer: `hw:1,0` is card `hw:1`, `hw:Loopback,0,0` is
+  /// `hw:Loopback` (a card's id names it as its number does), `plughw:CARD=Device` is
+  /// `hw:CARD=Device`, a name without a card (`default`) is its own.
   static func card(of device: String) -> String {
     guard let colon = device.firstIndex(of: ":") else { return device }
     let arguments = device[device.index(after: colon)...].split(separator: ",")
     guard let first = arguments.first else { return device }
     if first.hasPrefix("CARD=") { return "hw:" + first }
-    if first.allSatisfy(\.isNumber) { return "hw:" + first }
+    if !first.contains("=") { return "hw:" + first }
     return device
   }
 

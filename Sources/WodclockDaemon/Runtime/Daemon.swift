@@ -252,7 +252,7 @@ public final class Daemon {
     web?.publish(cues: frame.cues, at: now, force: force)
     if server.hasSubscribers {
       let status = responder.status(at: now)
-      for event in feed.events(cues: cues.map(\.kind), status: status, force: force) {
+      for event in feed.events(cues: frame.cues, status: status, force: force) {
         server.broadcast(event)
       }
     }
