@@ -6,6 +6,7 @@
 // taken back, mute, the stream stopping between sounds and a pulled card, frame by frame.
 
 import Configuration
+import Glibc
 import HardwareKit
 import SoundKit
 import Testing
@@ -128,15 +129,18 @@ private func speakerKind(_ slot: CardSlot) -> PluginKind {
 }
 
 /// A Tabata with a 10 s count-in: 3-2-1 at 7, 8, 9 s, the work's horn at 10 s, ...
-private func speakerConfig(_ settings: String = "") -> String {
+private func speakerConfig(_ settings: String = "", voice: Bool = false, top: String = "")
+  -> String
+{
   """
+  \(top)
   defaults:
     preset: tabata
   presets:
     tabata:
       mode: tabata
   outputs:
-    - {type: test-speaker, id: pa, voice: false\(settings)}
+    - {type: test-speaker, id: pa, voice: \(voice)\(settings)}
   """
 }
 
@@ -212,6 +216,35 @@ private func speakerConfig(_ settings: String = "") -> String {
     let onsets = card.onsets().filter { $0 >= pressed }
     #expect(onsets.count == 1)
     if let onset = onsets.first { #expect(onset - pressed <= 25_000_000) }
+  }
+
+  /// The voice is made by the real synthesizer child (the built wodclockd), read without
+  /// waiting, and then speaks: the count-in's "Mach dich bereit" at the start, which has no
+  /// other sound.
+  @Test func theVoiceIsMadeOffTheLoopAndThenSpeaks() throws {
+    let slot = CardSlot()
+    let clock = try InProcessDaemon(
+      config: speakerConfig(voice: true, top: "language: de"), kinds: [speakerKind(slot)])
+    let card = ManualSoundCard(now: { clock.time.monotonic })
+    slot.card = card
+    clock.start()
+    // The child works in real time; the loop takes its answer at each frame.
+    for _ in 0..<200 where clock.logLines(containing: "voice ready").isEmpty {
+      clock.run(for: 1)
+      usleep(20_000)
+    }
+    let ready = try #require(clock.logLines(containing: "voice ready").first)
+    #expect(ready.contains("language=de"))
+    let pressed = clock.time.monotonic
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 3)
+    // Spoken at once (within a buffer of the press, nobody foresaw it) and for a while: a
+    // line, not a beep.
+    let spoken = card.heard.filter { $0.instant >= pressed && $0.sample != 0 }
+    let first = try #require(spoken.first).instant
+    #expect(first - pressed <= 25_000_000)
+    let last = try #require(spoken.last).instant
+    #expect(last - first > 300_000_000, "a spoken line lasts longer than a beep")
   }
 
   @Test func aPulledCardIsSaidOnceAndFoundAgain() throws {

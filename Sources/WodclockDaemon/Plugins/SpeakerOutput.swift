@@ -129,8 +129,16 @@ public final class SpeakerOutput: OutputPlugin {
   private var voiceClips: [String: PCMClip] = [:]
 
   // Ducking.
-  private var mixerControl: (mixer: ALSAMixer, control: ALSAMixer.Control, level: Int)?
-  private var duckingFailed = false
+  /// The music's control, opened with the device: opening a mixer reads the whole card, too
+  /// slow to do before each sound.
+  private var music: (mixer: ALSAMixer, control: ALSAMixer.Control)?
+  /// The music's level while it is lowered.
+  private var duckedFrom: Int?
+  /// Whether a failure to duck was said (once until ducking works again).
+  private var reportedDuckingFailure = false
+  /// A control that failed is opened again with the device, or after this long.
+  static let mixerRetry: Int64 = 60_000_000_000
+  private var nextMixerAttempt: Int64 = .min
 
   /// Creates the output from its config entry; `openStream` opens the device (tests pass a
   /// stand-in) and `clock` gives the time (without one, the daemon's from the context).
@@ -249,6 +257,7 @@ public final class SpeakerOutput: OutputPlugin {
     voiceJob = nil
     makingVoice = nil
     stopStream()
+    closeMusicControl()
     if let playback { retired.append(playback) }
     playback = nil
     closeRetired()
@@ -320,13 +329,13 @@ public final class SpeakerOutput: OutputPlugin {
 
   private func startStream(_ playback: any SoundStream, at now: Int64) throws(ALSAError) {
     if playback.state != .prepared { try playback.prepare() }
+    duck(at: now)
     running = true
     framesWritten = 0
     underrunsSeen = playback.underruns
     // The first frame is heard when the stream starts, which the first write (a full buffer)
-    // does at once.
-    mixer = SoundMixer(sampleRate: playback.sampleRate, origin: now)
-    duck()
+    // does at once: now, read again after the mixer's call.
+    mixer = SoundMixer(sampleRate: playback.sampleRate, origin: self.now(now))
   }
 
   /// Writes as much as the device takes, each frame rendered for the instant it will be heard.
@@ -384,6 +393,7 @@ public final class SpeakerOutput: OutputPlugin {
         remakeBank(sampleRate: opened.sampleRate)
       }
       backoff = Self.minimumBackoff
+      openMusicControl(at: now)
       if away {
         away = false
         context?.log(.notice, "sound device back", [("device", deviceName)])
@@ -410,7 +420,7 @@ public final class SpeakerOutput: OutputPlugin {
   /// The device went away (a USB card pulled) or failed: said once, reopened with backoff.
   private func lost(_ error: ALSAError, at now: Int64) {
     running = false
-    restoreDucking()
+    closeMusicControl()
     if let playback { retired.append(playback) }
     playback = nil
     if !away {
@@ -530,29 +540,65 @@ public final class SpeakerOutput: OutputPlugin {
 
   // MARK: - Ducking
 
-  /// Lowers the music's control while a stream runs; a control that cannot be had is said
-  /// once and ducking stays off.
-  private func duck() {
-    guard !ducking.control.isEmpty, !duckingFailed, mixerControl == nil else { return }
+  /// Lowers the music's control while a stream runs. A control that cannot be had or set is
+  /// said once, and tried again with the device or a minute later; meanwhile the cues play over
+  /// the music.
+  private func duck(at now: Int64) {
+    guard !ducking.control.isEmpty, duckedFrom == nil else { return }
+    if music == nil && now >= nextMixerAttempt { openMusicControl(at: now) }
+    guard let music else { return }
     do throws(ALSAError) {
-      let mixer = try ALSAMixer.open(card: Self.card(of: deviceName))
-      let control = try mixer.control(named: ducking.control)
-      let level = try control.volume()
-      try control.setVolume(ducking.lowered(level, in: control.range))
-      mixerControl = (mixer, control, level)
+      let level = try music.control.volume()
+      try music.control.setVolume(ducking.lowered(level, in: music.control.range))
+      duckedFrom = level
+      reportedDuckingFailure = false
     } catch {
-      duckingFailed = true
-      context?.log(
-        .warning, "cannot duck the music; playing cues over it",
-        [("control", ducking.control), ("error", error.description)])
+      duckingFailed(error, at: now)
     }
   }
 
   private func restoreDucking() {
-    guard let held = mixerControl else { return }
-    mixerControl = nil
-    try? held.control.setVolume(held.level)
-    held.mixer.close()
+    guard let level = duckedFrom else { return }
+    duckedFrom = nil
+    do throws(ALSAError) {
+      try music?.control.setVolume(level)
+    } catch {
+      context?.log(
+        .warning, "cannot put the music back to its level",
+        [("control", ducking.control), ("level", "\(level)"), ("error", error.description)])
+    }
+  }
+
+  private func openMusicControl(at now: Int64) {
+    guard !ducking.control.isEmpty else { return }
+    closeMusicControl()
+    do throws(ALSAError) {
+      let mixer = try ALSAMixer.open(card: Self.card(of: deviceName))
+      do throws(ALSAError) {
+        music = (mixer, try mixer.control(named: ducking.control))
+      } catch {
+        mixer.close()
+        throw error
+      }
+    } catch {
+      duckingFailed(error, at: now)
+    }
+  }
+
+  private func closeMusicControl() {
+    restoreDucking()
+    music?.mixer.close()
+    music = nil
+  }
+
+  private func duckingFailed(_ error: ALSAError, at now: Int64) {
+    closeMusicControl()
+    nextMixerAttempt = now + Self.mixerRetry
+    guard !reportedDuckingFailure else { return }
+    reportedDuckingFailure = true
+    var fields = [("control", ducking.control), ("error", error.description)]
+    if let hint = error.hint { fields.append(("hint", hint)) }
+    context?.log(.warning, "cannot duck the music; playing cues over it", fields)
   }
 
   /// The card a device plays on, for its mixer: `hw:1,0` is card `hw:1`, `hw:Loopback,0,0` is
