@@ -228,12 +228,16 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     let card = ManualSoundCard(now: { clock.time.monotonic })
     slot.card = card
     clock.start()
-    // The child works in real time; the loop takes its answer at each frame.
-    for _ in 0..<200 where clock.logLines(containing: "voice ready").isEmpty {
-      clock.run(for: 1)
-      usleep(20_000)
+    // The child works in real time, the loop takes its answer at each frame, and the job's
+    // deadline (30 s) is on the manual clock: a quarter second of it per 50 ms of real time
+    // gives the child 6 s on a busy machine.
+    for _ in 0..<120 where clock.logLines(containing: "voice").isEmpty {
+      clock.run(for: 0.25)
+      usleep(50_000)
     }
-    let ready = try #require(clock.logLines(containing: "voice ready").first)
+    let ready = try #require(
+      clock.logLines(containing: "voice ready").first,
+      "\(clock.logLines(containing: "voice"))")
     #expect(ready.contains("language=de"))
     let pressed = clock.time.monotonic
     _ = try clock.request(#"{"cmd": "start"}"#)

@@ -271,21 +271,29 @@ public final class SpeakerOutput: OutputPlugin {
 
   /// Schedules what the frame brings: cues foreseen before their instant, and those delivered
   /// that nobody foresaw. When the look ahead changed (a press took cues back, or added some),
-  /// every foreseen cue is scheduled again.
+  /// what is not written yet is scheduled again; what is written is heard as it is.
   private func take(delivered: [FrameCue], foreseen ahead: [FrameCue], at now: Int64) {
     let unforeseen = delivered.filter { !foreseen.contains($0) }
+    let scheduledBefore = foreseen
     foreseen.subtract(delivered)
     foreseen = foreseen.filter { $0.due > now }
     let upcoming = Set(ahead)
     guard !unforeseen.isEmpty || upcoming != foreseen else { return }
-    schedule.withdraw(cuesAfter: now)
     let earliest = earliestUnwritten(at: now)
+    schedule.withdraw(cuesAfter: earliest)
     for cue in unforeseen.sorted(by: { $0.due < $1.due }) {
       // A cue late by more than a moment (a stalled machine) plays whole from now.
       let start = BuzzerSchedule.start(ofCueAt: cue.due, seenAt: now)
       play(cue, at: max(start, earliest))
     }
-    for cue in ahead.sorted(by: { $0.due < $1.due }) { play(cue, at: max(cue.due, earliest)) }
+    for cue in ahead.sorted(by: { $0.due < $1.due }) {
+      if cue.due > earliest {
+        play(cue, at: cue.due)
+      } else if !scheduledBefore.contains(cue) {
+        // Seen too late to be written ahead (the stream was idle): as soon as it can be.
+        play(cue, at: earliest)
+      }
+    }
     foreseen = upcoming
   }
 
