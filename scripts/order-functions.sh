@@ -11,8 +11,8 @@
 # the list, as the linker would place them anyway. Regenerate after larger changes.
 #
 # How: the release daemon runs under valgrind's callgrind through a scenario that takes the
-# daemon's everyday paths (start, the web pages and their event streams, workouts of each mode
-# run fast with --speed, the control commands, a reload), and the functions callgrind saw run
+# daemon's everyday paths (start, the web pages and their event streams, a speaker and its
+# voice, workouts of each mode run fast with --speed, the control commands, a reload), and the functions callgrind saw run
 # are listed. Needs valgrind and curl (Debian packages) and a release build.
 #
 # Usage: scripts/order-functions.sh [BUILT_DIR]      (default .build/release)
@@ -49,6 +49,9 @@ presets:
     cap: 1m
 outputs:
   - type: log
+  # ALSA's null device plays nothing, but the speaker's paths run (fed on a timer there).
+  - type: speaker
+    device: "null"
 EOF
 
 # valgrind cannot read the toolchain's DWARF 5; the symbol table is all it needs.
