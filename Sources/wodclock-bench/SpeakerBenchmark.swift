@@ -98,7 +98,8 @@ enum SpeakerBenchmark {
 
     // The timing run, with a pause 100 ms before the 60th cue.
     let capture = try openCapture()
-    var recording = LoopbackRecording(sampleRate: sampleRate, reservingSeconds: 40)
+    print("speaker.rate \(capture.sampleRate) Hz")
+    var recording = LoopbackRecording(sampleRate: capture.sampleRate, reservingSeconds: 40)
     var due: [Int64] = []
     var pause: (from: Int64, to: Int64)? = nil
     var duckedLevel: Int? = nil
@@ -143,7 +144,7 @@ enum SpeakerBenchmark {
     capture.close()
 
     let onsets = recording.onsets(threshold: threshold)
-    let onsetOffset = firstLoudSample(of: .tick)
+    let onsetOffset = firstLoudSample(of: .tick, at: capture.sampleRate)
     let heard = onsets.map { $0 - onsetOffset }.filter { $0 > startedAt + 150_000_000 }
     let match = OnsetMatch(due: due, onsets: heard, bound: bound)
     checks.check(
@@ -209,7 +210,7 @@ enum SpeakerBenchmark {
     }
     let capture = try openCapture()
     defer { capture.close() }
-    var recording = LoopbackRecording(sampleRate: sampleRate, reservingSeconds: 4)
+    var recording = LoopbackRecording(sampleRate: capture.sampleRate, reservingSeconds: 4)
     let from = MonotonicClock.now() + 200_000_000
     var due: [Int64] = []
     let end = MonotonicClock.now() + 3_000_000_000
@@ -225,7 +226,9 @@ enum SpeakerBenchmark {
         due.append(instant)
       }
     }
-    let heard = recording.onsets(threshold: threshold).map { $0 - firstLoudSample(of: .tick) }
+    let heard = recording.onsets(threshold: threshold).map {
+      $0 - firstLoudSample(of: .tick, at: capture.sampleRate)
+    }
     let match = OnsetMatch(due: due, onsets: heard, bound: bound)
     checks.check(
       count(of: "sound device lost", in: daemon) == 1
@@ -245,11 +248,12 @@ enum SpeakerBenchmark {
   static let threshold: Int16 = 2_000
 
   /// How long after a sound's first sample it first passes the threshold: the onset found is
-  /// that much after the instant the sound starts.
-  static func firstLoudSample(of sound: GeneratedSound) -> Int64 {
-    let samples = sound.clip(sampleRate: sampleRate).samples
+  /// that much after the instant the sound starts. The loopback card runs at the rate its first
+  /// opener asked (the daemon's speaker, which asks for 22050 Hz): the capture side has it too.
+  static func firstLoudSample(of sound: GeneratedSound, at rate: Int) -> Int64 {
+    let samples = sound.clip(sampleRate: rate).samples
     let index = samples.firstIndex { $0.magnitude > threshold.magnitude } ?? 0
-    return Int64(index) * 1_000_000_000 / Int64(sampleRate)
+    return Int64(index) * 1_000_000_000 / Int64(rate)
   }
 
   static func openCapture() throws -> ALSACapture {
