@@ -159,7 +159,11 @@ enum SpeakerBenchmark {
         "\(during.count) sounds while paused")
     }
     checks.check(
-      match.strays.isEmpty, "no sound but the cues", "\(match.strays.count) stray onsets")
+      match.strays.isEmpty, "no sound but the cues",
+      "\(match.strays.count) stray onsets, at \(match.strays.prefix(5).map { milliseconds($0) }) ms "
+        + "(the run started at \(milliseconds(startedAt)) ms, the cues were due from "
+        + "\(due.first.map { milliseconds($0) } ?? "?") to \(due.last.map { milliseconds($0) } ?? "?") ms)"
+    )
     let expectedDuck = musicLevel - (musicLevel - master.range.lowerBound) * 60 / 100
     checks.check(
       duckedLevel.map { abs($0 - expectedDuck) <= 1 } == true && restoredLevel == musicLevel,

@@ -75,10 +75,13 @@ public final class SpeakerOutput: OutputPlugin {
   static let startAhead: Int64 = 60_000_000
   /// A stream whose next sound is further away than this is dropped once it has played out.
   static let idleGap: Int64 = 1_000_000_000
-  /// The measured position of the stream may wander from the frames counted by this much
-  /// (a card's clock against the system's, a position read between periods) before the count
-  /// is set to it.
+  /// The measured position of the stream may stray from the frames counted by this much at
+  /// once (a position read between periods) before the count is set to it; below that, a
+  /// running average of the difference is followed while the stream plays silence, so a
+  /// card's clock running against the system's never moves a sound that is playing.
   static let allowedDrift: Int64 = 2_000_000
+  /// The running average is followed once it is this far off.
+  static let followedDrift: Int64 = 200_000
   static let minimumBackoff: Int64 = 1_000_000_000
   static let maximumBackoff: Int64 = 30_000_000_000
 
@@ -111,6 +114,12 @@ public final class SpeakerOutput: OutputPlugin {
   private var audibleUntil: Int64 = .min
   private var scratch: [Int16] = []
   private var underrunsSeen = 0
+  /// The running average of the stream's measured position minus the frames counted, and
+  /// whether the stream has been measured since it started.
+  private var drift: Int64 = 0
+  private var measured = false
+  /// Whether the last frames written were silence: the count may be moved then.
+  private var writingSilence = true
 
   // Reopening.
   private var retryAt: Int64?
@@ -341,6 +350,9 @@ public final class SpeakerOutput: OutputPlugin {
     running = true
     framesWritten = 0
     underrunsSeen = playback.underruns
+    drift = 0
+    measured = false
+    writingSilence = true
     // The first frame is heard when the stream starts, which the first write (a full buffer)
     // does at once: now, read again after the mixer's call.
     mixer = SoundMixer(sampleRate: playback.sampleRate, origin: self.now(now))
@@ -354,14 +366,9 @@ public final class SpeakerOutput: OutputPlugin {
       rounds += 1
       let delay = try playback.delayFrames()
       if framesWritten > 0 {
-        let heard = playback.instantOfNextFrame(now: now, delayFrames: delay)
-        let counted = mixer.instant(ofFrame: framesWritten)
-        // An underrun, or the card's clock against the system's: set the count to the stream.
-        if playback.underruns != underrunsSeen || abs(heard - counted) > Self.allowedDrift {
-          underrunsSeen = playback.underruns
-          let origin = heard - (mixer.instant(ofFrame: framesWritten) - mixer.origin)
-          mixer = SoundMixer(sampleRate: playback.sampleRate, origin: origin)
-        }
+        // Read the clock with the delay: the call's own `now` is from before its work.
+        let heard = playback.instantOfNextFrame(now: self.now(now), delayFrames: delay)
+        follow(heard - mixer.instant(ofFrame: framesWritten), underruns: playback.underruns)
       }
       let count = min(free, scratch.count)
       let first = framesWritten
@@ -376,7 +383,26 @@ public final class SpeakerOutput: OutputPlugin {
       guard written > 0 else { return }
       framesWritten += Int64(written)
       if result.audible { audibleUntil = mixer.instant(ofFrame: framesWritten) }
+      writingSilence = !result.audible
       free -= written
+    }
+  }
+
+  /// Keeps the frames counted on the stream's measured position (`error` is measured minus
+  /// counted): at once after the stream's start, an underrun or a jump; by the running average
+  /// while silence is written.
+  private func follow(_ error: Int64, underruns: Int) {
+    if !measured || underruns != underrunsSeen || abs(error) > Self.allowedDrift {
+      measured = true
+      underrunsSeen = underruns
+      drift = 0
+      mixer = SoundMixer(sampleRate: mixer.sampleRate, origin: mixer.origin + error)
+      return
+    }
+    drift += (error - drift) / 4
+    if writingSilence && abs(drift) > Self.followedDrift {
+      mixer = SoundMixer(sampleRate: mixer.sampleRate, origin: mixer.origin + drift)
+      drift = 0
     }
   }
 
