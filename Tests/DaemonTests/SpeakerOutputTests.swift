@@ -66,6 +66,11 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
     return queued.count
   }
 
+  /// The free frames, with the instant they were counted at: always now, for this card.
+  func timestampedWritableFrames() throws(ALSAError) -> (frames: Int, instant: Int64) {
+    (try writableFrames(), now())
+  }
+
   func instantOfNextFrame(now: Int64, delayFrames: Int) -> Int64 {
     now + Int64(delayFrames) * frameLength
   }

@@ -33,6 +33,7 @@ public protocol SoundStream: AnyObject {
   var state: ALSAState { get }
   func writableFrames() throws(ALSAError) -> Int
   func delayFrames() throws(ALSAError) -> Int
+  func timestampedWritableFrames() throws(ALSAError) -> (frames: Int, instant: Int64)
   func instantOfNextFrame(now: Int64, delayFrames: Int) -> Int64
   func write(_ samples: UnsafeBufferPointer<Int16>) throws(ALSAError) -> Int
   func stop() throws(ALSAError)
@@ -71,6 +72,8 @@ public final class SpeakerOutput: OutputPlugin {
   public static let sampleRate = 22_050
   /// How far ahead cues are taken: the buffer, the start of a stream and a loop that is late.
   static let lookAhead: Int64 = 200_000_000
+  /// A delivered cue of the kind of a foreseen one, this close to it, is that cue.
+  static let sameCueWithin: Int64 = 500_000_000
   /// A stream starts this long before its first sound plays.
   static let startAhead: Int64 = 60_000_000
   /// A stream whose next sound is further away than this is dropped once it has played out.
@@ -282,9 +285,19 @@ public final class SpeakerOutput: OutputPlugin {
   /// that nobody foresaw. When the look ahead changed (a press took cues back, or added some),
   /// what is not written yet is scheduled again; what is written is heard as it is.
   private func take(delivered: [FrameCue], foreseen ahead: [FrameCue], at now: Int64) {
-    let unforeseen = delivered.filter { !foreseen.contains($0) }
+    // A cue the loop reached late may come stamped with the instant it was announced rather
+    // than the one it was foreseen at: the same kind within a moment is the same cue.
+    var unforeseen: [FrameCue] = []
+    for cue in delivered {
+      if let seen = foreseen.first(where: {
+        $0.kind == cue.kind && abs($0.due - cue.due) <= Self.sameCueWithin
+      }) {
+        foreseen.remove(seen)
+      } else {
+        unforeseen.append(cue)
+      }
+    }
     let scheduledBefore = foreseen
-    foreseen.subtract(delivered)
     foreseen = foreseen.filter { $0.due > now }
     let upcoming = Set(ahead)
     guard !unforeseen.isEmpty || upcoming != foreseen else { return }
@@ -360,16 +373,27 @@ public final class SpeakerOutput: OutputPlugin {
 
   /// Writes as much as the device takes, each frame rendered for the instant it will be heard.
   private func fill(_ playback: any SoundStream, at now: Int64) throws(ALSAError) {
-    var free = try playback.writableFrames()
+    // The free frames and the instant the card's position was read for them: a position read
+    // between its updates (some cards move it a period or a timer tick at a time) would put
+    // every sound early by up to that.
+    let (available, stamp) = try playback.timestampedWritableFrames()
+    if framesWritten > 0 {
+      let heard: Int64
+      if stamp > 0 {
+        let queued = Int64(max(0, playback.bufferFrames - available))
+        heard = stamp + queued * 1_000_000_000 / Int64(playback.sampleRate)
+      } else {
+        // No time stamp: the delay, with the clock read now (the call's `now` is from before
+        // its work).
+        let delay = try playback.delayFrames()
+        heard = playback.instantOfNextFrame(now: self.now(now), delayFrames: delay)
+      }
+      follow(heard - mixer.instant(ofFrame: framesWritten), underruns: playback.underruns)
+    }
+    var free = available
     var rounds = 0
     while free > 0 && rounds < 4 {
       rounds += 1
-      let delay = try playback.delayFrames()
-      if framesWritten > 0 {
-        // Read the clock with the delay: the call's own `now` is from before its work.
-        let heard = playback.instantOfNextFrame(now: self.now(now), delayFrames: delay)
-        follow(heard - mixer.instant(ofFrame: framesWritten), underruns: playback.underruns)
-      }
       let count = min(free, scratch.count)
       let first = framesWritten
       let result = scratch.withUnsafeMutableBufferPointer { buffer in
