@@ -66,9 +66,14 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
     return queued.count
   }
 
-  /// The free frames, with the instant they were counted at: always now, for this card.
+  /// The free frames, with the instant they were counted at: now, for this card. As ALSA, it
+  /// has no position to stamp before the stream runs.
   func timestampedWritableFrames() throws(ALSAError) -> (frames: Int, instant: Int64) {
-    (try writableFrames(), now())
+    let frames = try writableFrames()
+    guard state == .running else {
+      throw ALSAError(.system, "htimestamp: the stream is not running", code: -77)
+    }
+    return (frames, now())
   }
 
   func instantOfNextFrame(now: Int64, delayFrames: Int) -> Int64 {

@@ -376,7 +376,20 @@ public final class SpeakerOutput: OutputPlugin {
     // The free frames and the instant the card's position was read for them: a position read
     // between its updates (some cards move it a period or a timer tick at a time) would put
     // every sound early by up to that.
-    let (available, stamp) = try playback.timestampedWritableFrames()
+    // A stream not started yet has no position to stamp (ALSA refuses the call), and a card
+    // that cannot stamp it is measured by its delay.
+    var available = 0
+    var stamp: Int64 = 0
+    if framesWritten == 0 {
+      available = try playback.writableFrames()
+    } else {
+      do throws(ALSAError) {
+        (available, stamp) = try playback.timestampedWritableFrames()
+      } catch {
+        if error.isUnplugged { throw error }
+        available = try playback.writableFrames()
+      }
+    }
     if framesWritten > 0 {
       let heard: Int64
       if stamp > 0 {
