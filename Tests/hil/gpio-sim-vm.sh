@@ -68,6 +68,10 @@
 #                           (/usr/share/alsa), which ldd cannot find for a program that loads
 #                           the library with dlopen. sound-unplug / sound-plug take the card away
 #                           and bring it back.
+#   --voice                 espeak-ng for a program that makes speech with it through dlopen
+#                           (wodclockd --synthesize-voice): libespeak-ng.so.1 with the libraries
+#                           ldd says it needs, and its data directory (espeak-ng-data), neither
+#                           of which ldd can find from the program.
 #   --output FILE           a second serial port (ttyS1, built into Debian's kernel: no module
 #                           and no shared folder needed) whose bytes land in FILE on the host,
 #                           for a file made in the VM (a recording): in the VM it is
@@ -147,7 +151,7 @@ usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 # ---------------------------------------------------------------- arguments --
 FILES=() ENVS=() LINE_NAMES=()
 WORKDIR=/ BANKS=8 MOCKUP="" I2C_STUB="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
-SMP=2 APPEND="" LOGFILE="" OUTPUT="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0 USB_SERIAL=0 SOUND=0
+SMP=2 APPEND="" LOGFILE="" OUTPUT="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0 USB_SERIAL=0 SOUND=0 VOICE=0
 while [ $# -gt 0 ]; do
   case "$1" in   # options that take a value must have one
     -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|--i2c-stub|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log|--output)
@@ -176,6 +180,7 @@ while [ $# -gt 0 ]; do
     --udev) UDEV=1; shift ;;
     --usb-serial) USB_SERIAL=1; shift ;;
     --sound) SOUND=1; shift ;;
+    --voice) VOICE=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
@@ -515,6 +520,12 @@ if [ "$SOUND" = 1 ]; then
   add_path /usr/lib/x86_64-linux-gnu/libasound.so.2.0.0 /usr/lib/x86_64-linux-gnu/libasound.so.2.0.0
   ln -sf libasound.so.2.0.0 "$ROOT/usr/lib/x86_64-linux-gnu/libasound.so.2"
   for part in alsa.conf cards ctl pcm; do add_path "/usr/share/alsa/$part" "/usr/share/alsa/$part"; done
+fi
+if [ "$VOICE" = 1 ]; then
+  espeak_lib=/usr/lib/x86_64-linux-gnu/libespeak-ng.so.1
+  [ -e "$espeak_lib" ] || die "no $espeak_lib (Debian's libespeak-ng1)"
+  add_path "$espeak_lib" "$espeak_lib"
+  add_path /usr/lib/x86_64-linux-gnu/espeak-ng-data /usr/lib/x86_64-linux-gnu/espeak-ng-data
 fi
 # /dev/console must exist before /init runs, or init gets no stdio.
 mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
