@@ -26,6 +26,10 @@ enum SpeakerVoiceBenchmark {
   static let sampleRate = 22_050
   /// How far a line's heard length may be from the synthesizer's, as a fraction.
   static let lengthTolerance = 0.2
+  /// How late the cue of the start press may be heard: it is known only at the press, when the
+  /// stream is opened for it (within a buffer of the press on a Pi; under emulation opening
+  /// the device takes longer).
+  static let pressBound: Int64 = 250_000_000
   /// The loopback copies samples exactly, so silence is zeros: anything above this is sound.
   static let threshold: Int16 = 100
   /// A quieter stretch shorter than this is inside one sound (between the words of a line).
@@ -151,18 +155,25 @@ enum SpeakerVoiceBenchmark {
       if let sound = cue.sound {
         expected = max(expected, sound.clip(sampleRate: sampleRate).duration)
       }
-      let heard = sounds.first { abs($0.onset - cue.due) <= SpeakerBenchmark.bound }
+      // The press's own cue (the count-in's "Get ready") nobody could foresee: it plays as soon
+      // as the stream can, so it is held to that, not to the bound of a foreseen cue.
+      let pressed = cue.due <= startedAt
+      let bound = pressed ? pressBound : SpeakerBenchmark.bound
+      let heard = sounds.first { abs($0.onset - cue.due) <= bound }
       guard let heard else {
+        let nearest = sounds.min { abs($0.onset - cue.due) < abs($1.onset - cue.due) }
         checks.check(
-          false, "'\(cue.line)' heard within \(SpeakerBenchmark.bound / 1_000_000) ms",
-          "nothing starts near \(Double(cue.due - startedAt) / 1e9) s")
+          false, "'\(cue.line)' heard within \(bound / 1_000_000) ms",
+          "the nearest sound starts "
+            + (nearest.map { "\(format(Double($0.onset - cue.due) / 1e6, 2)) ms" } ?? "nowhere")
+            + " from it")
         continue
       }
-      lateness.append(heard.onset - cue.due)
+      if !pressed { lateness.append(heard.onset - cue.due) }
       let ratio = Double(heard.length) / Double(expected)
       checks.check(
         abs(ratio - 1) <= lengthTolerance,
-        "'\(cue.line)' at \(format(Double(cue.due - startedAt) / 1e9, 3)) s: onset "
+        "'\(cue.line)'\(pressed ? " (the press's cue)" : "") at \(format(Double(cue.due - startedAt) / 1e9, 3)) s: onset "
           + "\(format(Double(heard.onset - cue.due) / 1e6, 2)) ms, \(heard.length / 1_000_000) ms "
           + "long, the line \(expected / 1_000_000) ms (\(format((ratio - 1) * 100, 0))%)")
     }
