@@ -63,6 +63,24 @@ public enum WAVFile {
     return PCMClip(sampleRate: format.sampleRate, samples: samples)
   }
 
+  /// The bytes of a 16-bit PCM mono WAV file of `clip` (a recording to keep or play elsewhere),
+  /// in the layout ``decode(_:)`` reads; nil when the data would not fit the 32-bit sizes.
+  public static func encode(_ clip: PCMClip) -> [UInt8]? {
+    let dataSize = clip.samples.count * 2
+    guard dataSize <= Int(UInt32.max) - 36, clip.sampleRate > 0, clip.sampleRate <= 0x7FFF_FFFF
+    else { return nil }
+    let rate = UInt32(clip.sampleRate)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(44 + dataSize)
+    bytes += Array("RIFF".utf8) + littleEndian32(UInt32(36 + dataSize)) + Array("WAVE".utf8)
+    bytes += Array("fmt ".utf8) + littleEndian32(16) + littleEndian16(pcm) + littleEndian16(1)
+    bytes += littleEndian32(rate) + littleEndian32(rate * 2) + littleEndian16(2)
+    bytes += littleEndian16(16)
+    bytes += Array("data".utf8) + littleEndian32(UInt32(dataSize))
+    for sample in clip.samples { bytes += littleEndian16(UInt16(bitPattern: sample)) }
+    return bytes
+  }
+
   /// What `fmt ` says, checked.
   struct Format {
     var isFloat: Bool
@@ -130,6 +148,14 @@ public enum WAVFile {
       }
     }
   }
+}
+
+private func littleEndian16(_ value: UInt16) -> [UInt8] {
+  [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+}
+
+private func littleEndian32(_ value: UInt32) -> [UInt8] {
+  littleEndian16(UInt16(truncatingIfNeeded: value)) + littleEndian16(UInt16(value >> 16))
 }
 
 private func readUInt16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {

@@ -20,13 +20,14 @@ import Glibc
 import HardwareKit
 import JSONKit
 import SoundKit
+import WodclockDaemon
 import WodclockTestSupport
 
 enum SpeakerBenchmark {
   static let playbackDevice = "hw:Loopback,0,0"
   static let captureDevice = "hw:Loopback,1,0"
   static let card = "hw:Loopback"
-  static let sampleRate = 48_000
+  static let sampleRate = SpeakerOutput.sampleRate
   static let speed = 4
   /// How far from its cue an onset may be and still count as the cue's.
   static let bound: Int64 = 30_000_000
@@ -160,10 +161,12 @@ enum SpeakerBenchmark {
     }
     checks.check(
       match.strays.isEmpty, "no sound but the cues",
-      "\(match.strays.count) stray onsets, at \(match.strays.prefix(5).map { milliseconds($0) }) ms "
-        + "(the run started at \(milliseconds(startedAt)) ms, the cues were due from "
-        + "\(due.first.map { milliseconds($0) } ?? "?") to \(due.last.map { milliseconds($0) } ?? "?") ms)"
-    )
+      "\(match.strays.count) stray onsets, at "
+        + match.strays.prefix(5).map { stray in
+          let near = due.min { abs($0 - stray) < abs($1 - stray) } ?? stray
+          return
+            "\(milliseconds(stray - startedAt)) ms (\((stray - near) / 1_000_000) ms from a cue)"
+        }.joined(separator: ", "))
     let expectedDuck = musicLevel - (musicLevel - master.range.lowerBound) * 60 / 100
     checks.check(
       duckedLevel.map { abs($0 - expectedDuck) <= 1 } == true && restoredLevel == musicLevel,

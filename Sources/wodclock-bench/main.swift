@@ -18,6 +18,9 @@ struct BenchmarkOptions {
   /// quick check does not take minutes; `nil` means each benchmark's own default.
   var seconds: Int?
 
+  /// `--record FILE`: where `speaker-voice` writes what it heard, as a WAV file.
+  var recording: String?
+
   func window(default seconds: Int) -> Int { self.seconds ?? seconds }
 }
 
@@ -69,16 +72,22 @@ let benchmarks: [Benchmark] = [
     name: "speaker",
     summary: "the speaker's onset minus cue instant on the snd-aloop card beside a C floor (VM)",
     run: SpeakerBenchmark.run, needsHardware: true),
+  Benchmark(
+    name: "speaker-voice",
+    summary: "the speaker's spoken cues on the snd-aloop card, each by its onset and length (VM)",
+    run: SpeakerVoiceBenchmark.run, needsHardware: true),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
-  var text = "usage: wodclock-bench [--seconds N] <benchmark>... | all\n\nbenchmarks:\n"
+  var text =
+    "usage: wodclock-bench [--seconds N] [--record FILE] <benchmark>... | all\n\nbenchmarks:\n"
   for benchmark in benchmarks { text += "  \(benchmark.name)  \(benchmark.summary)\n" }
   text += "\noptions:\n  --seconds N  measuring window of wakeup (per case), resources and web "
-  text += "(default 60), and of matrix-wire (per rate, default 120)\n\n"
+  text += "(default 60), of matrix-wire (per rate, default 120) and speaker-voice (default 12)\n"
+  text += "  --record FILE  speaker-voice writes what it heard to FILE (16-bit mono WAV)\n\n"
   text += "wakeup, resources, ready and web start the wodclockd found next to this program;\n"
   text += "build both with `make release`, as they are installed.\n"
-  text += "speaker needs the snd-aloop loopback card and is not part of all; "
+  text += "speaker and speaker-voice need the snd-aloop loopback card and are not part of all; "
   text += "`make hil` runs it in its VM.\n"
   writeError(text)
   exit(64)
@@ -95,6 +104,12 @@ while let argument = remaining.popFirst() {
       usage(benchmarks)
     }
     options.seconds = seconds
+  case "--record":
+    guard let path = remaining.popFirst(), !path.isEmpty else {
+      writeError("wodclock-bench: --record needs a file name\n")
+      usage(benchmarks)
+    }
+    options.recording = path
   case "--help", "-h":
     usage(benchmarks)
   case "all":

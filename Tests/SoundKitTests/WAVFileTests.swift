@@ -32,6 +32,17 @@ import WodclockTestSupport
     [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
   }
 
+  @Test func anEncodedClipDecodesToItself() throws {
+    let clip = PCMClip(sampleRate: 22_050, samples: [0, 1, -1, 32_767, -32_768, 12_345])
+    let bytes = try #require(WAVFile.encode(clip))
+    #expect(bytes.count == 44 + 2 * clip.samples.count)
+    #expect(try WAVFile.decode(bytes) == clip)
+    // The header a player reads: PCM, mono, 16 bits, the rate and the byte rate.
+    #expect(
+      Array(bytes[20..<36]) == Self.le16(1) + Self.le16(1) + Self.le32(22_050) + Self.le32(44_100)
+        + Self.le16(2) + Self.le16(16))
+  }
+
   @Test func everyFormatDecodesToTheSameSamples() throws {
     let expected: [Int16] = [0, 16_384, -16_384, 32_767 & ~0xFF, -32_768]
     let pcm8 = expected.map { UInt8(Int($0 >> 8) + 128) }

@@ -68,6 +68,15 @@
 #                           (/usr/share/alsa), which ldd cannot find for a program that loads
 #                           the library with dlopen. sound-unplug / sound-plug take the card away
 #                           and bring it back.
+#   --voice                 espeak-ng for a program that makes speech with it through dlopen
+#                           (wodclockd --synthesize-voice): libespeak-ng.so.1 with the libraries
+#                           ldd says it needs, and its data directory (espeak-ng-data), neither
+#                           of which ldd can find from the program.
+#   --output FILE           a second serial port (ttyS1, built into Debian's kernel: no module
+#                           and no shared folder needed) whose bytes land in FILE on the host,
+#                           for a file made in the VM (a recording): in the VM it is
+#                           $GPIO_SIM_VM_OUTPUT, set raw (no newline translation), so
+#                           `cat FILE >"$GPIO_SIM_VM_OUTPUT"` copies it byte for byte.
 #   --self-test             run the built-in libgpiod tool test (PASS/FAIL lines)
 #   --prepare               set up the cache and exit 0 (no VM is booted)
 #   -h, --help              this text
@@ -142,10 +151,10 @@ usage() { sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; }
 # ---------------------------------------------------------------- arguments --
 FILES=() ENVS=() LINE_NAMES=()
 WORKDIR=/ BANKS=8 MOCKUP="" I2C_STUB="" TIMEOUT=300 BOOT_TIMEOUT=120 ACCEL=auto MEM=512
-SMP=2 APPEND="" LOGFILE="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0 USB_SERIAL=0 SOUND=0
+SMP=2 APPEND="" LOGFILE="" OUTPUT="" QUIET=0 KEEP=0 SELFTEST=0 PREPARE=0 UDEV=0 USB_SERIAL=0 SOUND=0 VOICE=0
 while [ $# -gt 0 ]; do
   case "$1" in   # options that take a value must have one
-    -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|--i2c-stub|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log)
+    -f|--file|-b|--bin|-e|--env|-C|--workdir|--banks|--line-name|--mockup|--i2c-stub|-t|--timeout|--boot-timeout|--accel|-m|--mem|--smp|--append|--log|--output)
       [ $# -ge 2 ] || die "$1 needs a value" ;;
   esac
   case "$1" in
@@ -164,12 +173,14 @@ while [ $# -gt 0 ]; do
     --smp) SMP=$2; shift 2 ;;
     --append) APPEND=$2; shift 2 ;;
     --log) LOGFILE=$2; shift 2 ;;
+    --output) OUTPUT=$(realpath -m "$2"); shift 2 ;;
     -q|--quiet) QUIET=1; shift ;;
     --keep) KEEP=1; shift ;;
     --self-test) SELFTEST=1; shift ;;
     --udev) UDEV=1; shift ;;
     --usb-serial) USB_SERIAL=1; shift ;;
     --sound) SOUND=1; shift ;;
+    --voice) VOICE=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
@@ -510,6 +521,12 @@ if [ "$SOUND" = 1 ]; then
   ln -sf libasound.so.2.0.0 "$ROOT/usr/lib/x86_64-linux-gnu/libasound.so.2"
   for part in alsa.conf cards ctl pcm; do add_path "/usr/share/alsa/$part" "/usr/share/alsa/$part"; done
 fi
+if [ "$VOICE" = 1 ]; then
+  espeak_lib=/usr/lib/x86_64-linux-gnu/libespeak-ng.so.1
+  [ -e "$espeak_lib" ] || die "no $espeak_lib (Debian's libespeak-ng1)"
+  add_path "$espeak_lib" "$espeak_lib"
+  add_path /usr/lib/x86_64-linux-gnu/espeak-ng-data /usr/lib/x86_64-linux-gnu/espeak-ng-data
+fi
 # /dev/console must exist before /init runs, or init gets no stdio.
 mknod -m 600 "$ROOT/dev/console" c 5 1 2>/dev/null || true
 mknod -m 666 "$ROOT/dev/null" c 1 3 2>/dev/null || true
@@ -585,6 +602,7 @@ chmod +x "$ROOT/usr/bin/sim-pull" "$ROOT/usr/bin/sim-value" "$ROOT/usr/bin/usb-u
   echo "I2C_STUB='$I2C_STUB'"
   echo "USB_SERIAL='$USB_SERIAL'"
   echo "SOUND='$SOUND'"
+  echo "OUTPUT='${OUTPUT:+1}'"
 } >"$ROOT/gpio-sim-vm/config"
 # --line-name specs, one "B:O=NAME" per line.
 printf '%s\n' "${LINE_NAMES[@]+"${LINE_NAMES[@]}"}" | sed '/^$/d' >"$ROOT/gpio-sim-vm/line-names"
@@ -718,6 +736,10 @@ while [ $i -lt $b ]; do
   i=$((i+1))
 done
 export GPIO_SIM_CHIP=$GPIO_SIM_CHIP0 GPIO_SIM_SYSFS=$GPIO_SIM_SYSFS0 GPIO_SIM_LABEL=$GPIO_SIM_LABEL0
+if [ "$OUTPUT" = 1 ]; then
+  stty -F /dev/ttyS1 raw -echo || { echo "output: cannot set /dev/ttyS1 raw"; finish 125; }
+  export GPIO_SIM_VM_OUTPUT=/dev/ttyS1
+fi
 . /gpio-sim-vm/env
 cd "$WORKDIR" || finish 125
 sh /gpio-sim-vm/cmd </dev/null
@@ -753,9 +775,11 @@ boot_vm() {  # boot_vm ACCEL BOOT_TIMEOUT -> sets RESULT QRC ELAPSED
   local accel=$1 boot_to=$2 now el T0 T1 cpu
   if [ "$accel" = kvm ]; then cpu=(-accel kvm -cpu host); else cpu=(-accel tcg -cpu max); fi
   : >"$CONSOLE"; : >"$WORK/qemu.out"
+  local output_port=()
+  if [ -n "$OUTPUT" ]; then : >"$OUTPUT"; output_port=(-serial "file:$OUTPUT"); fi
   local qemu=(qemu-system-x86_64 "${cpu[@]}" -machine pc -m "$MEM" -smp "$SMP"
         -nodefaults -no-user-config -display none -monitor none -nic none
-        -serial "file:$CONSOLE" -no-reboot -pidfile "$QPID_FILE"
+        -serial "file:$CONSOLE" "${output_port[@]}" -no-reboot -pidfile "$QPID_FILE"
         -kernel "$KERNEL" -initrd "$WORK/initrd.cpio"
         -append "console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off rdinit=/init $APPEND")
   log "booting $KREL ($accel, $(basename "$KERNEL"), ${MEM}M, smp $SMP, timeout ${TIMEOUT}s, initramfs $(du -h "$WORK/initrd.cpio" | cut -f1))"

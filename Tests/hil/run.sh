@@ -21,7 +21,9 @@
 # release wodclockd with a speaker output on the card: every cue heard within 30 ms of its
 # instant, a pause before a cue silences it, the music's control ducked and restored, the card
 # unplugged mid-workout and plugged back; it prints onset minus cue instant beside the C floor
-# and the daemon's peak RSS.
+# and the daemon's peak RSS. Then `wodclock-bench speaker-voice` plays a Tabata's count-in with
+# the English voice (espeak-ng brought into the VM with --voice): each spoken cue must be heard
+# within 30 ms of its instant and as long as the synthesizer's line within 20%.
 #
 # Usage: Tests/hil/run.sh [v1] [v2] [usb] [sound]      (default: all four)
 # Environment: SWIFT (default swift), HIL_CONFIGURATION (default debug).
@@ -103,13 +105,13 @@ run_sound() {
   echo "hil: built sound ($(since "$start") s)"
   start=$(now)
   rc=0
-  Tests/hil/gpio-sim-vm.sh --timeout 300 -m 768 --sound \
+  Tests/hil/gpio-sim-vm.sh --timeout 360 -m 768 --sound --voice \
     -b "$scratch/release/wodclock-sound-check" -b "$scratch/release/wodclockd" \
     -b "$scratch/release/wodclock-bench" -b .build/hil-sound/alsa-click-floor -- \
     "alsa-click-floor; floor=\$?; wodclock-sound-check --mixer --replug; check=\$?;
-     wodclock-bench speaker; speaker=\$?;
-     echo \"hil: sound floor \$floor, sound check \$check, speaker \$speaker\";
-     [ \$floor -eq 0 ] && [ \$check -eq 0 ] && [ \$speaker -eq 0 ]" \
+     wodclock-bench speaker; speaker=\$?; wodclock-bench speaker-voice; voice=\$?;
+     echo \"hil: sound floor \$floor, sound check \$check, speaker \$speaker, voice \$voice\";
+     [ \$floor -eq 0 ] && [ \$check -eq 0 ] && [ \$speaker -eq 0 ] && [ \$voice -eq 0 ]" \
     || rc=$?
   if [ "$rc" -eq 0 ]; then
     results+=("PASS sound ($(since "$start") s)")
