@@ -159,14 +159,23 @@ enum SpeakerBenchmark {
         during.isEmpty, "a pause 100 ms before a cue silences it",
         "\(during.count) sounds while paused")
     }
+    // Under emulation the card can run dry inside a tick (an underrun, recovered): its two
+    // halves are two onsets, the second within the tick's length after its cue, as the clicks
+    // of wodclock-sound-check. Those are counted; any other onset is a sound nobody asked for.
+    let tickLength = GeneratedSound.tick.clip(sampleRate: capture.sampleRate).duration
+    let splits = match.strays.filter { stray in
+      due.contains { stray > $0 && stray - $0 <= tickLength + bound }
+    }
+    let strays = match.strays.filter { !splits.contains($0) }
     checks.check(
-      match.strays.isEmpty, "no sound but the cues",
-      "\(match.strays.count) stray onsets, at "
-        + match.strays.prefix(5).map { stray in
+      strays.isEmpty, "no sound but the cues (and the halves of a tick an underrun split)",
+      "\(strays.count) stray onsets, at "
+        + strays.prefix(5).map { stray in
           let near = due.min { abs($0 - stray) < abs($1 - stray) } ?? stray
           return
             "\(milliseconds(stray - startedAt)) ms (\((stray - near) / 1_000_000) ms from a cue)"
         }.joined(separator: ", "))
+    report("speaker.split_ticks", Double(splits.count), "ticks", decimals: 0)
     let expectedDuck = musicLevel - (musicLevel - master.range.lowerBound) * 60 / 100
     checks.check(
       duckedLevel.map { abs($0 - expectedDuck) <= 1 } == true && restoredLevel == musicLevel,
