@@ -155,15 +155,21 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
 }
 
 @Suite struct SpeakerOutputTests {
+  /// A daemon on manual time whose speaker plays into a manual card.
+  static func speaker(_ config: String) throws -> (InProcessDaemon, ManualSoundCard) {
+    let slot = CardSlot()
+    let clock = try InProcessDaemon(config: config, kinds: [speakerKind(slot)])
+    let card = ManualSoundCard(now: { clock.time.monotonic })
+    slot.card = card
+    return (clock, card)
+  }
+
   static func seconds(_ instant: Int64) -> Double {
     Double(instant - ManualTime.origin) / 1e9
   }
 
   @Test func eachSoundIsHeardAtItsCuesInstantToTheFrame() throws {
-    let slot = CardSlot()
-    let clock = try InProcessDaemon(config: speakerConfig(), kinds: [speakerKind(slot)])
-    let card = ManualSoundCard(now: { clock.time.monotonic })
-    slot.card = card
+    let (clock, card) = try Self.speaker(speakerConfig())
     clock.start()
     _ = try clock.request(#"{"cmd": "start"}"#)
     clock.run(for: 32)
@@ -181,10 +187,7 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   }
 
   @Test func aPauseJustBeforeACueTakesItsForeseenSoundBack() throws {
-    let slot = CardSlot()
-    let clock = try InProcessDaemon(config: speakerConfig(), kinds: [speakerKind(slot)])
-    let card = ManualSoundCard(now: { clock.time.monotonic })
-    slot.card = card
+    let (clock, card) = try Self.speaker(speakerConfig())
     clock.start()
     _ = try clock.request(#"{"cmd": "start"}"#)
     // 8.9 s: the beep of 9 s is foreseen and written ahead; the pause takes it back.
@@ -207,11 +210,7 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   }
 
   @Test func muteSilencesAndALapNobodyForesawPlaysAtOnce() throws {
-    let slot = CardSlot()
-    let clock = try InProcessDaemon(
-      config: speakerConfig(", cues: {lap: [beep]}"), kinds: [speakerKind(slot)])
-    let card = ManualSoundCard(now: { clock.time.monotonic })
-    slot.card = card
+    let (clock, card) = try Self.speaker(speakerConfig(", cues: {lap: [beep]}"))
     clock.start()
     _ = try clock.request(#"{"cmd": "start"}"#)
     _ = try clock.request(#"{"cmd": "mute"}"#)
@@ -232,11 +231,7 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   /// waiting, and then speaks: the count-in's "Mach dich bereit" at the start, which has no
   /// other sound.
   @Test func theVoiceIsMadeOffTheLoopAndThenSpeaks() throws {
-    let slot = CardSlot()
-    let clock = try InProcessDaemon(
-      config: speakerConfig(voice: true, top: "language: de"), kinds: [speakerKind(slot)])
-    let card = ManualSoundCard(now: { clock.time.monotonic })
-    slot.card = card
+    let (clock, card) = try Self.speaker(speakerConfig(voice: true, top: "language: de"))
     clock.start()
     // The child works in real time, the loop takes its answer at each frame, and the job's
     // deadline (30 s) is on the manual clock: a quarter second of it per 50 ms of real time
@@ -262,10 +257,7 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   }
 
   @Test func aPulledCardIsSaidOnceAndFoundAgain() throws {
-    let slot = CardSlot()
-    let clock = try InProcessDaemon(config: speakerConfig(), kinds: [speakerKind(slot)])
-    let card = ManualSoundCard(now: { clock.time.monotonic })
-    slot.card = card
+    let (clock, card) = try Self.speaker(speakerConfig())
     clock.start()
     _ = try clock.request(#"{"cmd": "start"}"#)
     clock.run(for: 7.5)

@@ -36,15 +36,7 @@ enum MatrixFont {
     let setting = try settings[MatrixOutput.font]
     guard !setting.isEmpty else { return nil }
     let configFile = settings.location(of: MatrixOutput.font)?.start.file ?? ""
-    return Source(setting: setting, path: path(of: setting, besideConfig: configFile))
-  }
-
-  /// `setting` as a path: absolute as written, relative from `configFile`'s directory.
-  static func path(of setting: String, besideConfig configFile: String) -> String {
-    guard !setting.hasPrefix("/"), let slash = configFile.lastIndex(of: "/") else {
-      return setting
-    }
-    return String(configFile[...slash]) + setting
+    return Source(setting: setting, path: ConfigFilePath.resolve(setting, besideConfig: configFile))
   }
 
   /// Reads and parses the font file.

@@ -133,7 +133,7 @@ extension SpeakerOutput {
     return try settings[sounds].map { name, setting in
       SoundFile(
         name: name, setting: setting,
-        path: MatrixFont.path(of: setting, besideConfig: configFile))
+        path: ConfigFilePath.resolve(setting, besideConfig: configFile))
     }
   }
 
