@@ -276,10 +276,11 @@ import WorkoutCore
     #expect(try drain(terminal, output, frame: last).last == expected(last.snapshot))
     output.stop()
     try terminal.close()
-    // Other suites open and close descriptors in this process at the same time, so the count
-    // wanders by dozens in a full run; a leak of one per replug would show as 100 more.
+    // Other suites open and close descriptors in this process at the same time (the speaker's
+    // tests spawn voice children with their pipes), so the count wanders by dozens in a full
+    // run: 66 once; a leak of one per replug would show as 100 more.
     let after = try FileSystem.directoryEntries("/proc/self/fd").count
-    #expect(after - (before - 3) < 60, "\(before) descriptors before, \(after) after")
+    #expect(after - (before - 3) < 90, "\(before) descriptors before, \(after) after")
     #expect(lines.values.filter { $0.contains("lost") }.count == 100)
     #expect(lines.values.filter { $0.contains("controller back") }.count == 100)
   }
