@@ -80,6 +80,22 @@ class Display(unittest.TestCase):
                    timeout=20, what="the page to reconnect")
         self.assert_shows_the_daemons_second(samples=5)
 
+    def test_the_clock_keeps_the_tightest_ping_that_agrees_with_the_newest(self):
+        def offset_after(kept, sample):
+            return self.browser.evaluate(
+                "(function () { var c = Wodclock.clock;"
+                f" var kept = c.keepSamples({kept}, {sample});"
+                " return [c.bestOffset(kept), kept.length]; })()")
+
+        tight = "[{low: 1000, high: 1002, rtt: 2}]"
+        # A ping that waited seconds on a stopped daemon: its wide interval holds the tight
+        # one, which still counts.
+        self.assertEqual(offset_after(tight, "{low: -2000, high: 5000, rtt: 7000}"), [1001, 2])
+        # A ping that disagrees with every old one (the device slept): the old ones go.
+        self.assertEqual(offset_after(tight, "{low: 1500, high: 1520, rtt: 20}"), [1510, 1])
+        many = "[" + ", ".join("{low: 0, high: 10, rtt: 10}" for _ in range(8)) + "]"
+        self.assertEqual(offset_after(many, "{low: 4, high: 6, rtt: 2}"), [5, 8])
+
 
 IDLE_CLOCK = """\
 defaults:

@@ -8,14 +8,41 @@
   var Wodclock = {};
 
   // ---- The server's clock ------------------------------------------------------------------
-  // offset = server_ms - (t0 + t1) / 2 from GET /api/time, t0 and t1 being performance.now()
-  // around the request; the sample with the smallest round trip of the last 8 is kept (the
-  // tightest bound on where the server's instant lies). Pinged every 30 s and after every
-  // reconnect. The page draws from performance.now() + offset: it never counts ticks, and the
-  // device's own wall clock (Date) is never read.
+  // A ping of GET /api/time, t0 and t1 being performance.now() around it, proves that the
+  // offset (server_ms minus performance.now()) lies in [server_ms - t1, server_ms - t0]: the
+  // server read its clock somewhere between the two. The estimate is the middle of the
+  // tightest such interval among the last 8 pings that agree with the newest one (their
+  // intervals overlap it). A ping that waited on a stopped or busy server, or on a busy page,
+  // has a wide interval and never displaces a tight one; an old ping that no longer agrees
+  // (the device slept and performance.now() stood still, or the clocks drifted apart) is
+  // dropped. Pinged every 30 s and after every reconnect. The page draws from
+  // performance.now() + offset: it never counts ticks, and the device's own wall clock (Date)
+  // is never read.
+  var PING_SAMPLES = 8;
   var samples = [];
   var offsetMs = null;
   var pinging = false;
+
+  /// The samples kept after `sample` ({low, high, rtt}, the bounds in ms) is added: those that
+  /// overlap it (1 ms of slack for the server's whole milliseconds), the newest 8.
+  function keepSamples(kept, sample) {
+    var result = [];
+    for (var i = 0; i < kept.length; i++) {
+      var old = kept[i];
+      if (old.low <= sample.high + 1 && sample.low <= old.high + 1) result.push(old);
+    }
+    result.push(sample);
+    while (result.length > PING_SAMPLES) result.shift();
+    return result;
+  }
+
+  /// The offset the samples give: the middle of the one with the smallest round trip.
+  function bestOffset(kept) {
+    if (kept.length === 0) return null;
+    var best = kept[0];
+    for (var i = 1; i < kept.length; i++) if (kept[i].rtt < best.rtt) best = kept[i];
+    return (best.low + best.high) / 2;
+  }
 
   function ping() {
     if (pinging) return Promise.resolve();
@@ -26,20 +53,17 @@
       .then(function (body) {
         var t1 = performance.now();
         if (!body || typeof body.server_ms !== "number" || !isFinite(body.server_ms)) return;
-        samples.push({ rtt: t1 - t0, offset: body.server_ms - (t0 + t1) / 2, at: t1 });
-        if (samples.length > 8) samples.shift();
-        var best = samples[0];
-        for (var i = 1; i < samples.length; i++) if (samples[i].rtt < best.rtt) best = samples[i];
-        offsetMs = best.offset;
+        var sample = { low: body.server_ms - t1, high: body.server_ms - t0, rtt: t1 - t0 };
+        samples = keepSamples(samples, sample);
+        offsetMs = bestOffset(samples);
       })
       .catch(function () { /* the next ping or reconnect tries again */ })
       .then(function () { pinging = false; });
   }
 
-  /// A few pings in a row (at start and after a reconnect): the best of them counts. The old
-  /// samples go: a device that slept may have stopped performance.now() meanwhile.
+  /// A few pings in a row (at start and after a reconnect), a ping in flight counting as the
+  /// first: the tightest of them counts.
   function pingBurst() {
-    samples = [];
     var count = 0;
     function next() {
       ping().then(function () { if (++count < 4) setTimeout(next, 150); });
@@ -50,6 +74,8 @@
   Wodclock.clock = {
     ping: ping,
     pingBurst: pingBurst,
+    keepSamples: keepSamples,
+    bestOffset: bestOffset,
     /// The server's time now, in its milliseconds; before the first ping, null.
     now: function () { return offsetMs === null ? null : performance.now() + offsetMs; },
     offsetMs: function () { return offsetMs; },
