@@ -240,6 +240,16 @@ public enum FileSystem {
     access(path, F_OK) == 0
   }
 
+  /// Whether something exists at `path`, or whether that cannot be known because a directory
+  /// on the way may not be searched (EACCES): a socket in a directory of a group the caller is
+  /// not in is there, only closed to them.
+  ///
+  /// The corresponding C function is `access` with `F_OK`.
+  public static func presence(_ path: String) -> FilePresence {
+    if access(path, F_OK) == 0 { return .present }
+    return Errno.current == .permissionDenied ? .closed : .absent
+  }
+
   /// Whether `path` names a directory (following symbolic links).
   ///
   /// The corresponding C function is `stat`.
@@ -397,4 +407,15 @@ public struct FileAttributes: Hashable, Sendable {
     self.groupID = groupID
     self.size = size
   }
+}
+
+/// What ``FileSystem/presence(_:)`` finds at a path.
+public enum FilePresence: Hashable, Sendable {
+  /// Something is there.
+  case present
+  /// Nothing is there (or a directory on the way is missing).
+  case absent
+  /// A directory on the way may not be searched by this process: whether something is there
+  /// cannot be known.
+  case closed
 }

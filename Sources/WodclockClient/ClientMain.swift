@@ -21,6 +21,8 @@ public enum ClientMain {
     /// The daemon is running but could not serve this client now (too many clients, or no
     /// answer in time): try again.
     public static let temporaryFailure: Int32 = 75
+    /// The control socket is closed to this user (sysexits' EX_NOPERM).
+    public static let noPermission: Int32 = 77
     /// The output file cannot be written (`snapshot --png`).
     public static let cannotCreate: Int32 = 73
     /// The daemon answered something that is not the protocol.
@@ -235,11 +237,12 @@ public enum ClientMain {
         "the daemon did not accept the connection within \(connectSeconds) s: its queue of new"
           + " connections stayed full (it is stuck, or flooded with connections)")
     } catch {
-      StandardError.writeLine("wodclockctl: the clock daemon is not reachable: \(error)")
-      StandardError.writeLine(
-        "hint: start it with `systemctl start wodclockd` (or `make demo` in the source tree), or pass --socket PATH"
-      )
-      return ExitCode.unavailable
+      let path = error.path ?? socketPath ?? "the control socket"
+      let advice = ConnectionAdvice.explain(
+        error, socket: path, facts: ConnectionAdvice.gather(socket: path))
+      StandardError.writeLine("wodclockctl: \(advice.message)")
+      for hint in advice.hints { StandardError.writeLine("hint: \(hint)") }
+      return advice.exitCode
     }
     defer { try? client.close() }
     let watching = command.name == "watch"
@@ -357,7 +360,9 @@ public enum ClientMain {
       return try UnixClient.connect(path: explicit, timeoutMilliseconds: connectSeconds * 1_000)
     }
     let candidates = DefaultPaths.clientSocketCandidates()
-    for path in candidates where FileSystem.fileExists(path) {
+    // A socket in a directory closed to this user (the service's /run/wodclock, 0750) is
+    // there all the same: connecting to it says EACCES, which is what the user must hear.
+    for path in candidates where FileSystem.presence(path) != .absent {
       return try UnixClient.connect(path: path, timeoutMilliseconds: connectSeconds * 1_000)
     }
     return try UnixClient.connect(
