@@ -78,6 +78,13 @@ let package = Package(
         "WorkoutCore", "DisplayKit", "JSONKit", "Configuration", "WorkoutNotation",
       ]),
 
+    // The link between clocks on an MQTT broker, pure: a room's topics, the leader's state
+    // message and how a follower computes the same snapshot from it, commands over the broker,
+    // Home Assistant's discovery payloads, the follower's faults as decisions.
+    .target(
+      name: "ClockLink",
+      dependencies: ["WorkoutCore", "JSONKit", "WorkoutNotation", "Configuration"]),
+
     // The one layer that talks to the operating system.
     .target(name: "CLinux", linkerSettings: [.linkedLibrary("util")]),
     // libgpiod through pkg-config: 1.6.x (API v1, Debian 12) or 2.x (API v2); CGPIOShim hides
@@ -221,6 +228,12 @@ let package = Package(
       dependencies: [
         "WebInterface", "WorkoutCore", "DisplayKit", "JSONKit", "Configuration",
         "WorkoutNotation", "WodclockTestSupport",
+      ]),
+    .testTarget(
+      name: "ClockLinkTests",
+      dependencies: [
+        "ClockLink", "WorkoutCore", "JSONKit", "WorkoutNotation", "WodclockDaemon",
+        "WodclockTestSupport",
       ]),
     .testTarget(
       name: "DaemonTests",

@@ -318,6 +318,32 @@ extension WorkoutEngine {
     return shifted
   }
 
+  /// Active engine time at `instant`: the count-in included, pauses excluded, what every number
+  /// of a snapshot is derived from. The time frozen at the pause or the end while paused or
+  /// finished; zero while idle. An instant before the latest one given counts as that one, as in
+  /// ``snapshot(at:)``; a time past 64-bit nanoseconds (an instant no clock gives) saturates.
+  public func engineTime(at instant: EngineInstant) -> TimeSpan {
+    let now = max(instant.nanoseconds, state.lastInstant ?? instant.nanoseconds)
+    switch state.phase {
+    case .idle: return .zero
+    case .paused, .finished: return TimeSpan(nanoseconds: state.frozenTime)
+    case .running:
+      // The origin is never after the latest instant, so only a positive overflow can happen.
+      let (time, overflow) = now.subtractingReportingOverflow(state.origin)
+      return overflow ? .saturated : TimeSpan(nanoseconds: time)
+    }
+  }
+
+  /// This engine's plan with `state` in place of its own: for a state that comes from outside
+  /// the engine (a linked clock's leader sends one). It is checked as a state read back from a
+  /// file is, so a state that passes cannot make the engine trap.
+  public func restoring(_ state: EngineState) throws(EngineStateError) -> WorkoutEngine {
+    if let problem = problem(with: state) { throw EngineStateError(problem) }
+    var restored = self
+    restored.state = state
+    return restored
+  }
+
   /// What is wrong with `state` for this engine's timeline, or nil when the engine can run it:
   /// every index points into the timeline, every time lies in ``StateLimits/time`` and in the
   /// order the engine writes them (a segment starts after the workout and before now, laps

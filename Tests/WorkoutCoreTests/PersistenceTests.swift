@@ -212,6 +212,46 @@ import WodclockTestSupport
     }
   }
 
+  @Test func engineTimeIsWhatTheSnapshotCountsFrom() throws {
+    var clock = try engine(.amrap(AMRAPParameters(time: .minutes(5))), countIn: 10)
+    #expect(clock.engineTime(at: at(3)) == .zero)
+    _ = try clock.apply(.start, at: at(2))
+    #expect(clock.engineTime(at: at(14.5)) == seconds(12.5))
+    // An instant before the latest given counts as that one.
+    _ = clock.advance(to: at(20))
+    #expect(clock.engineTime(at: at(15)) == seconds(18))
+    _ = try clock.apply(.pause, at: at(21))
+    #expect(clock.engineTime(at: at(500)) == seconds(19))
+    _ = try clock.apply(.resume, at: at(30))
+    #expect(clock.engineTime(at: at(31)) == seconds(20))
+    // Past 64 bits (an instant no clock gives, an origin far back): saturated, not a trap.
+    let farBack = try clock.shiftingInstants(by: TimeSpan(nanoseconds: -(1 << 60)))
+    #expect(farBack.engineTime(at: EngineInstant(nanoseconds: .max)) == .saturated)
+  }
+
+  @Test(arguments: samplePlans.indices)
+  func aStateFromOutsideIsTakenOnlyWhenTheEngineCanRunIt(_ index: Int) throws {
+    var random = SeededGenerator(seed: 909 + UInt64(index))
+    var clock = try engine(samplePlans[index], countIn: 5)
+    let fresh = clock
+    var now = 0.0
+    for _ in 0..<60 {
+      now += [0, 0.3, 2, 45].randomElement(using: &random)!
+      _ = clock.advance(to: at(now))
+      _ = try? clock.apply(WorkoutAction.allCases.randomElement(using: &random)!, at: at(now))
+      // Every state the engine reaches is taken, and runs on as the engine's own.
+      let restored = try fresh.restoring(clock.state)
+      #expect(restored.state == clock.state)
+      #expect(restored.snapshot(at: at(now + 7)) == clock.snapshot(at: at(now + 7)))
+    }
+    // A state that does not fit the plan is refused, not run.
+    var damaged = try JSONValueEncoder().encode(clock.state).objectValue!
+    damaged["segmentIndex"] = .integer(1_000_000)
+    damaged["phase"] = "paused"
+    let state = try JSONValueDecoder().decode(EngineState.self, from: .object(damaged))
+    #expect(throws: EngineStateError.self) { try fresh.restoring(state) }
+  }
+
   @Test func theLapTallyStopsAtItsBound() throws {
     var clock = try engine(.amrap(AMRAPParameters(time: .minutes(30))), countIn: 0)
     _ = try clock.apply(.start, at: at(0))

@@ -24,7 +24,7 @@ import sys
 PURE_MODULES = [
     "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "SevenSegment",
     "MatrixKit", "DeflateCoding", "PNGEncoding", "ButtonKit", "SounderKit", "SoundKit",
-    "WorkoutNotation", "WebInterface",
+    "WorkoutNotation", "WebInterface", "ClockLink",
 ]
 # What a pure module may import besides the other pure modules: the standard library's own.
 STANDARD_LIBRARY = {"Swift", "_Concurrency", "Synchronization"}
