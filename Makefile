@@ -11,10 +11,12 @@ SWIFT_FLAGS   ?=
 # libmicrohttpd-dev: the web server's header, and its runtime (loaded when a server starts).
 # libasound2-dev: ALSA's header for the speaker, and its runtime (loaded when a sound device
 # is first opened). libespeak-ng-dev and espeak-ng-data: the spoken cues' synthesizer and its
-# voices (loaded in the synthesizer's child process only).
+# voices (loaded in the synthesizer's child process only). libmosquitto-dev: the MQTT client's
+# header, and its runtime (loaded when a client is first made); mosquitto: the broker the tests
+# start on a loopback port.
 DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
                  xfonts-base pcf2bdf libmicrohttpd-dev libasound2-dev libespeak-ng-dev \
-                 espeak-ng-data
+                 espeak-ng-data libmosquitto-dev mosquitto
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared

@@ -110,10 +110,15 @@ let package = Package(
     // process only (`wodclockd --synthesize-voice LANG`; see CEspeakNG.c). Imported by
     // HardwareKit only.
     .target(name: "CEspeakNG"),
+    // libmosquitto (Debian `libmosquitto-dev` for the header) for the MQTT client, loaded with
+    // dlopen when a client is first made: a clock without `mqtt:` never maps it nor OpenSSL
+    // (see CMosquitto.c). Imported by HardwareKit only.
+    .target(name: "CMosquitto"),
     .target(
       name: "HardwareKit",
       dependencies: [
         "CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD", "CALSA", "CEspeakNG",
+        "CMosquitto",
       ]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
@@ -247,7 +252,8 @@ let package = Package(
 
 /// The C targets, which take no Swift settings.
 let cTargets: Set<String> = [
-  "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CALSA", "CEspeakNG", "WebAssets",
+  "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CALSA", "CEspeakNG", "CMosquitto",
+  "WebAssets",
 ]
 
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
