@@ -32,7 +32,7 @@ public enum ConfigurationLoader {
   /// The top-level sections, in the order `--print-config` writes them.
   public static let sections = [
     "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "presets",
-    "schedule", "web", "inputs", "outputs",
+    "schedule", "web", "mqtt", "inputs", "outputs",
   ]
 
   /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
@@ -85,12 +85,29 @@ public struct SystemLookup: Sendable {
     case unknown(reason: String)
   }
 
+  /// What reading a file found.
+  public enum FileRead: Sendable, Equatable {
+    /// The file's bytes, and its permission bits (of the file a symbolic link leads to).
+    case read(bytes: [UInt8], permissions: UInt32)
+    /// The file has more bytes than were allowed.
+    case tooLarge
+    /// The file cannot be read: the system's words and the errno name (`ENOENT`, `EACCES`).
+    case failed(reason: String, errnoName: String)
+  }
+
   /// Looks up a group by name.
   public var group: @Sendable (String) -> GroupStatus
+  /// Reads a file the configuration names (the broker's password and CA files), at most the
+  /// given number of bytes; nil leaves such files unread.
+  public var readFile: (@Sendable (_ path: String, _ maximumCount: Int) -> FileRead)?
 
   /// Creates a lookup.
-  public init(group: @escaping @Sendable (String) -> GroupStatus) {
+  public init(
+    group: @escaping @Sendable (String) -> GroupStatus,
+    readFile: (@Sendable (_ path: String, _ maximumCount: Int) -> FileRead)? = nil
+  ) {
     self.group = group
+    self.readFile = readFile
   }
 }
 
@@ -158,6 +175,7 @@ struct Loader {
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
     let schedule = readSchedule(mapping["schedule"])
     let web = readWeb(mapping["web"])
+    let mqtt = readMQTT(mapping["mqtt"])
     controlNames = controls.map(\.name)
     controlNamesMayBeIncomplete = mapping["controls"]?.isIncomplete ?? hasSyntaxErrors
     var instances = PluginInstances()
@@ -168,7 +186,8 @@ struct Loader {
       file: file, clock: clock, defaults: defaults, daemon: daemon, language: language,
       words: DisplayWords(language: language).with(overrides: wordOverrides),
       wordOverrides: wordOverrides, tokens: tokens, controls: controls, presets: presets,
-      inputs: inputs, outputs: outputs, schedule: schedule, web: web)
+      inputs: inputs, outputs: outputs, schedule: schedule, web: web,
+      mqtt: mqtt)
   }
 
   // MARK: clock

@@ -31,6 +31,7 @@ public enum ConfigurationPrinter {
     writer.presets(configuration)
     writer.schedule(configuration.schedule)
     writer.web(configuration.web)
+    writer.mqtt(configuration.mqtt)
     writer.plugins("inputs", configuration.inputs, schemas: plugins)
     writer.plugins("outputs", configuration.outputs, schemas: plugins)
     return writer.text
@@ -265,6 +266,42 @@ struct ConfigWriter {
     } else {
       line(1, "# pin is not set: the display only, no remote")
     }
+  }
+
+  // MARK: MQTT
+
+  mutating func mqtt(_ mqtt: MQTTSettings?) {
+    section("mqtt", comment: "The link to the other clocks of the room and to Home Assistant.")
+    guard let mqtt else {
+      line(0, "# mqtt is not set: no broker, this clock alone")
+      return
+    }
+    key(0, "mqtt", "")
+    key(1, "broker", YAMLText.doubleQuoted(mqtt.broker.description))
+    switch mqtt.tls {
+    case nil: key(1, "tls", "false")
+    case .systemCertificates?:
+      key(1, "tls", "true", comment: "the system's CAs in \(MQTTTLS.systemCertificateDirectory)")
+    case .caFile(let file)?: key(1, "tls", "{ca_file: \(YAMLText.scalar(file.setting))}")
+    }
+    if let username = mqtt.username {
+      key(1, "username", YAMLText.scalar(username))
+    } else {
+      line(1, "# username is not set: the broker is asked without one")
+    }
+    if let file = mqtt.passwordFile {
+      key(1, "password_file", YAMLText.scalar(file.setting))
+    }
+    key(1, "room", YAMLText.scalar(mqtt.room))
+    key(1, "role", mqtt.role.rawValue, comment: "leader or follower")
+    key(1, "lead", Self.duration(mqtt.lead))
+    if let clientID = mqtt.clientID {
+      key(1, "client_id", YAMLText.scalar(clientID))
+    } else {
+      line(1, "# client_id is not set: made from the host name")
+    }
+    key(1, "home_assistant", Self.bool(mqtt.homeAssistant))
+    key(1, "discovery_prefix", YAMLText.scalar(mqtt.discoveryPrefix))
   }
 
   // MARK: Presets

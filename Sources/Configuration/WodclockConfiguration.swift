@@ -36,6 +36,9 @@ public struct WodclockConfiguration: Sendable, Equatable {
   public var schedule: ClassSchedule = ClassSchedule()
   /// The web interface (`web:`); nil, and no listener, when the file has no such section.
   public var web: WebSettings? = nil
+  /// The link to other clocks and Home Assistant through an MQTT broker (`mqtt:`); nil, and no
+  /// connection, when the file has no such section.
+  public var mqtt: MQTTSettings? = nil
 
   /// The preset named `name`.
   public func preset(named name: String) -> Preset? { presets.first { $0.name == name } }
@@ -171,6 +174,118 @@ public struct WebListenAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// `0.0.0.0:8080`, `[::]:8080`, `localhost:8080`: how the file writes it.
   public var description: String { "\(hostText):\(port)" }
+}
+
+/// The link through an MQTT broker: several clocks in one room run one workout, and Home
+/// Assistant sees and drives the clock.
+public struct MQTTSettings: Sendable, Equatable {
+  /// Which clock of a room holds the workout.
+  public enum Role: String, Sendable, Equatable, CaseIterable {
+    /// Runs the workout and publishes it for the room.
+    case leader
+    /// Runs what the leader publishes; its buttons and remotes act on the leader.
+    case follower
+  }
+
+  /// Where the broker is.
+  public var broker: MQTTBroker
+  /// TLS to the broker and whom to trust; nil for plain TCP.
+  public var tls: MQTTTLS?
+  /// The user name the broker knows this clock by; nil connects without one.
+  public var username: String?
+  /// The file whose first line is the password (never the password itself in the config).
+  public var passwordFile: ConfigFileReference?
+  /// The room: the topic namespace the clocks of one room share (`[a-zA-Z0-9_-]{1,64}`).
+  public var room: String
+  /// Leader or follower.
+  public var role: Role
+  /// How far ahead of the command a start takes effect, so every clock starts together.
+  public var lead: TimeSpan
+  /// The MQTT client id (`[a-zA-Z0-9_-]{1,64}`); nil lets the daemon derive it from the host
+  /// name.
+  public var clientID: String?
+  /// Whether the clock announces itself to Home Assistant (MQTT discovery).
+  public var homeAssistant: Bool
+  /// The first part of Home Assistant's discovery topics.
+  public var discoveryPrefix: String
+
+  /// Creates the settings; the defaults are those of a section that names only `broker`.
+  public init(
+    broker: MQTTBroker, tls: MQTTTLS? = nil, username: String? = nil,
+    passwordFile: ConfigFileReference? = nil, room: String = "main", role: Role = .leader,
+    lead: TimeSpan = .seconds(1), clientID: String? = nil, homeAssistant: Bool = false,
+    discoveryPrefix: String = "homeassistant"
+  ) {
+    self.broker = broker
+    self.tls = tls
+    self.username = username
+    self.passwordFile = passwordFile
+    self.room = room
+    self.role = role
+    self.lead = lead
+    self.clientID = clientID
+    self.homeAssistant = homeAssistant
+    self.discoveryPrefix = discoveryPrefix
+  }
+}
+
+/// An MQTT broker's host and port, as `broker:` writes them: a host name (looked up by the
+/// daemon, off its loop), an IPv4 literal, or an IPv6 literal in brackets.
+public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
+  public enum Host: Sendable, Equatable {
+    /// Four bytes, in network order (`localhost` is 127.0.0.1, not looked up).
+    case ipv4([UInt8])
+    /// Sixteen bytes, in network order.
+    case ipv6([UInt8])
+    /// A name to look up: `mqtt.local`, `pi-front`.
+    case name(String)
+  }
+
+  /// MQTT's port (IANA), and MQTT over TLS's.
+  public static let standardPort: UInt16 = 1883
+  public static let standardTLSPort: UInt16 = 8883
+
+  public var host: Host
+  /// 1–65535.
+  public var port: UInt16
+  /// The host as the file writes it: `mqtt.local`, `192.168.1.20`, `[fd00::20]`, `localhost`.
+  public var hostText: String
+
+  public init(host: Host, port: UInt16, hostText: String) {
+    self.host = host
+    self.port = port
+    self.hostText = hostText
+  }
+
+  /// `mqtt.local:1883`, `[fd00::20]:8883`: how the file writes it, the port always written.
+  public var description: String { "\(hostText):\(port)" }
+}
+
+/// TLS to the broker: whose certificates are trusted.
+public enum MQTTTLS: Sendable, Equatable {
+  /// The system's certificate authorities (`tls: true`), the directory
+  /// ``systemCertificateDirectory``: for a broker with a certificate from a public CA.
+  case systemCertificates
+  /// Only the CA in this PEM file (`tls: {ca_file: ...}`): for a broker with a certificate
+  /// of the gym's own CA.
+  case caFile(ConfigFileReference)
+
+  /// Where Debian's ca-certificates keeps the trusted CAs, one hashed file each (OpenSSL's
+  /// CApath form, which libmosquitto's `capath` takes).
+  public static let systemCertificateDirectory = "/etc/ssl/certs"
+}
+
+/// A file a setting names.
+public struct ConfigFileReference: Sendable, Equatable {
+  /// The setting as written, relative or absolute.
+  public var setting: String
+  /// The file read: the setting if absolute, else beside the config file (``ConfigFilePath``).
+  public var path: String
+
+  public init(setting: String, path: String) {
+    self.setting = setting
+    self.path = path
+  }
 }
 
 /// A named workout.

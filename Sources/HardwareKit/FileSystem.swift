@@ -258,13 +258,19 @@ public enum FileSystem {
     return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
   }
 
-  /// The type, permissions and owner of the file at `path` (not following a final symbolic
-  /// link).
+  /// The type, permissions and owner of the file at `path`: of a final symbolic link itself,
+  /// or with `followingLinks` of the file it leads to.
   ///
-  /// The corresponding C function is `lstat`.
-  public static func attributes(_ path: String) throws(SystemError) -> FileAttributes {
+  /// The corresponding C functions are `lstat` and `stat`.
+  public static func attributes(_ path: String, followingLinks: Bool = false) throws(SystemError)
+    -> FileAttributes
+  {
     var status = stat()
-    try check("lstat", path: path) { lstat(path, &status) }
+    if followingLinks {
+      try check("stat", path: path) { stat(path, &status) }
+    } else {
+      try check("lstat", path: path) { lstat(path, &status) }
+    }
     let kind: FileAttributes.Kind =
       switch status.st_mode & S_IFMT {
       case S_IFREG: .regularFile

@@ -20,6 +20,21 @@ import WodclockTestSupport
     #expect(try FileSystem.directoryEntries(scratch.path) == ["state.json"])
   }
 
+  @Test func attributesOfALinkOrOfTheFileItLeadsTo() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let target = scratch.file("secret")
+    try FileSystem.writeFileAtomically(target, text: "pw\n", mode: 0o600)
+    let link = scratch.file("link")
+    #expect(symlink(target, link) == 0)
+    #expect(try FileSystem.attributes(link).kind == .symbolicLink)
+    let followed = try FileSystem.attributes(link, followingLinks: true)
+    #expect(followed.kind == .regularFile && followed.permissions == 0o600)
+    #expect(throws: SystemError.self) {
+      try FileSystem.attributes(scratch.file("missing"), followingLinks: true)
+    }
+  }
+
   @Test func leftoverTemporaryFileFromACrashIsIgnored() throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }

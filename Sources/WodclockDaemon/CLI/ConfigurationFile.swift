@@ -81,7 +81,22 @@ public enum ConfigurationFile {
   }
 
   /// This machine, as the daemon will find it when it starts.
-  static let system = SystemLookup(group: groupStatus)
+  static let system = SystemLookup(group: groupStatus, readFile: readFile)
+
+  /// Reads a file the configuration names (the broker's password and CA files), as the daemon
+  /// will when it connects, and the permissions of the file itself (through a symbolic link,
+  /// as open(2) goes).
+  @Sendable static func readFile(_ path: String, maximumCount: Int) -> SystemLookup.FileRead {
+    do {
+      let bytes = try FileSystem.readFile(path, maximumCount: maximumCount)
+      let permissions = try FileSystem.attributes(path, followingLinks: true).permissions
+      return .read(bytes: bytes, permissions: permissions)
+    } catch  where error.errno == .fileTooLarge {
+      return .tooLarge
+    } catch {
+      return .failed(reason: error.errno.message.lowercased(), errnoName: error.errno.name)
+    }
+  }
 
   /// Asks the group database (NSS: /etc/group and whatever else nsswitch.conf lists) the same
   /// question the daemon asks when it gives the control socket to the group.
