@@ -140,6 +140,7 @@ extension WebListenAddress {
       switch address.host {
       case .ipv4(let bytes): .ipv4(bytes)
       case .ipv6(let bytes): .ipv6(bytes)
+      // `listenRules` refuse a name before it gets here.
       case .localhost, .name: .localhost
       }
     self.init(host: host, port: address.port, hostText: address.hostText)

@@ -66,6 +66,29 @@ struct ShippedConfigTests {
     #expect(try Self.shipped()?.web == nil)
   }
 
+  @Test("the commented-out mqtt section loads as it is written once its comment marks go")
+  func mqttExample() throws {
+    let text = try FileSystem.readTextFile(shippedConfigPath())
+    var inExample = false
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      if line == "# mqtt:" { inExample = true }
+      if inExample, line.hasPrefix("# ") { return String(line.dropFirst(2)) }
+      inExample = false
+      return String(line)
+    }
+    let config = try #require(
+      configuration(lines.joined(separator: "\n"), file: "/etc/wodclock/wodclock.yaml"))
+    #expect(
+      config.mqtt
+        == MQTTSettings(
+          broker: MQTTBroker(host: .name("mqtt.local"), port: 1883, hostText: "mqtt.local"),
+          username: "front-clock",
+          passwordFile: ConfigFileReference(
+            setting: "mqtt-password", path: "/etc/wodclock/mqtt-password"),
+          homeAssistant: true))
+    #expect(try Self.shipped()?.mqtt == nil)
+  }
+
   @Test("top sections: clock, defaults, daemon, language, words, controls, plugins")
   func sections() throws {
     let config = try #require(try Self.shipped())
