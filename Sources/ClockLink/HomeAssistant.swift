@@ -32,9 +32,9 @@ public struct RetainedMessage: Sendable, Hashable {
 
 /// The Home Assistant entities of one clock.
 public struct HomeAssistantDiscovery: Sendable, Hashable {
-  public static let prefix = "homeassistant"
+  public static let defaultPrefix = "homeassistant"
   /// Home Assistant says `online` here when it (re)starts: the configs are published again.
-  public static let statusTopic = prefix + "/status"
+  public var statusTopic: String { prefix + "/status" }
   /// The longest workout the text entity takes: Home Assistant's text entities hold 255
   /// characters at most.
   public static let maximumTextLength = 255
@@ -74,13 +74,23 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
   public let device: HomeAssistantDevice
   /// The presets the select offers, in the config's order.
   public let presets: [String]
+  /// The first part of the discovery topics (the `discovery_prefix` of Home Assistant's MQTT
+  /// integration).
+  public let prefix: String
+  /// The topic that says whether this clock is there: the one its last will is on (a
+  /// follower's own, the leader's `leader` topic).
+  public let availabilityTopic: String
 
-  public init(room: LinkRoom, client: LinkClientID, device: HomeAssistantDevice, presets: [String])
-  {
+  public init(
+    room: LinkRoom, client: LinkClientID, device: HomeAssistantDevice, presets: [String],
+    prefix: String = defaultPrefix, availabilityTopic: String? = nil
+  ) {
     self.room = room
     self.client = client
     self.device = device
     self.presets = presets
+    self.prefix = prefix
+    self.availabilityTopic = availabilityTopic ?? room.availabilityTopic(of: client)
   }
 
   /// The entities, in the order they are published. A clock without presets has no select
@@ -107,7 +117,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
 
   /// The config topic of `entity`.
   public func configTopic(of entity: Entity) -> String {
-    "\(Self.prefix)/\(entity.component)/\(client.nodeID)/\(entity.objectID)/config"
+    "\(prefix)/\(entity.component)/\(client.nodeID)/\(entity.objectID)/config"
   }
 
   /// The topic Home Assistant publishes `entity`'s commands on.
@@ -141,7 +151,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
   /// The config payload of `entity`: only keys Home Assistant's MQTT integration documents for
   /// its component.
   public func config(of entity: Entity) -> JSONObject {
-    let availability = room.availabilityTopic(of: client)
+    let availability = availabilityTopic
     let stateTopic = room.homeAssistantStateTopic(of: client)
     var object = JSONObject([
       ("name", .string(name(of: entity))),
@@ -205,7 +215,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
 
   /// Whether a message on `topic` is Home Assistant announcing itself: publish the configs
   /// again.
-  public static func isBirth(topic: String, payload: some Collection<UInt8>) -> Bool {
+  public func isBirth(topic: String, payload: some Collection<UInt8>) -> Bool {
     topic == statusTopic && Array(payload) == Array("online".utf8)
   }
 

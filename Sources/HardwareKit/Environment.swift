@@ -48,4 +48,13 @@ public enum Environment {
 
   /// The real user id of this process. The corresponding C function is `getuid`.
   public static var userID: UInt32 { getuid() }
+
+  /// This machine's host name (`gym-pi`), nil when it has none. The corresponding C function
+  /// is `gethostname`.
+  public static var hostName: String? {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+  }
 }

@@ -178,13 +178,22 @@ import WorkoutCore
   }
 
   @Test func homeAssistantsBirthIsRecognised() {
-    #expect(
-      HomeAssistantDiscovery.isBirth(topic: "homeassistant/status", payload: Array("online".utf8)))
-    #expect(
-      !HomeAssistantDiscovery.isBirth(topic: "homeassistant/status", payload: Array("offline".utf8))
-    )
-    #expect(
-      !HomeAssistantDiscovery.isBirth(topic: "wodclock/hall/state", payload: Array("online".utf8)))
+    #expect(discovery.isBirth(topic: "homeassistant/status", payload: Array("online".utf8)))
+    #expect(!discovery.isBirth(topic: "homeassistant/status", payload: Array("offline".utf8)))
+    #expect(!discovery.isBirth(topic: "wodclock/hall/state", payload: Array("online".utf8)))
+  }
+
+  @Test func anotherDiscoveryPrefixAndTheLeadersAvailabilityAreUsed() throws {
+    let leader = HomeAssistantDiscovery(
+      room: discovery.room, client: discovery.client, device: discovery.device,
+      presets: discovery.presets, prefix: "ha", availabilityTopic: discovery.room.leaderTopic)
+    #expect(leader.isBirth(topic: "ha/status", payload: Array("online".utf8)))
+    #expect(!leader.isBirth(topic: "homeassistant/status", payload: Array("online".utf8)))
+    for message in leader.configs {
+      #expect(message.topic.hasPrefix("ha/"))
+      let config = try JSONValue.parse(message.payload)
+      #expect(config["availability_topic"]?.stringValue == "wodclock/hall/leader")
+    }
   }
 
   // MARK: - The state message

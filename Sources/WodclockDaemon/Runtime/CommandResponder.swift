@@ -44,6 +44,8 @@ final class CommandResponder {
   var schedule: (Int64) -> [(String, JSONValue)] = { _ in [] }
   /// The web interface's figures for `stats`, nil without one.
   var web: () -> JSONValue? = { nil }
+  /// The link between clocks in `status`, when the config has an `mqtt:` section.
+  var link: () -> JSONValue? = { nil }
 
   init(
     host: EngineHost, frames: FrameComposer, supervisor: Supervisor, timeBase: TimeBase,
@@ -120,8 +122,11 @@ final class CommandResponder {
   /// The status object of the socket: the engine's snapshot, its display text, the mute.
   func status(at now: Int64) -> JSONValue {
     let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
-    return CommandProtocol.status(
+    let status = CommandProtocol.status(
       snapshot, display: snapshot.display.map(TimeText.format), muted: frames.muted)
+    guard let link = link(), case .object(var members) = status else { return status }
+    members["link"] = link
+    return .object(members)
   }
 
   private func performing(_ action: ControlAction, id: JSONValue?, at now: Int64) -> JSONValue {

@@ -9,6 +9,8 @@ extension Daemon {
   /// Loads the class the schedule says is due now, if any (see ``ClassScheduler`` for when
   /// that is and when it is not).
   func loadScheduledClass(at now: Int64) {
+    // A follower runs what its leader loads, the leader's schedule included.
+    guard link?.isFollower != true else { return }
     guard let due = scheduler.classToLoad(at: now, phase: host.engine.state.phase) else { return }
     let fields = [
       ("class", due.scheduled.name), ("starts", ScheduleText.time(due.scheduled.time)),

@@ -31,6 +31,14 @@ public final class Daemon {
   var web: WebFront?
   /// The web server's descriptor was ready in this wake-up.
   var webReady = false
+  /// The link between clocks, when the configuration has an `mqtt:` section.
+  var link: LinkFront?
+  /// What the link's socket was ready for in this wake-up (its name lookup counts as
+  /// readable).
+  var linkReady = Readiness(isReadable: false)
+  /// A start that takes effect at this engine instant: a leader's, a short lead after it was
+  /// asked for, or the one a follower was told of.
+  var pendingStart: EngineInstant?
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
     catalog: environment.catalog, sources: sources, logger: logger, clock: clock,
@@ -99,6 +107,7 @@ public final class Daemon {
       throw DaemonFailure(exitCode: 69, message: "cannot open the control socket: \(error)")
     }
     if let settings = configuration.web { try startWeb(settings) }
+    if let settings = configuration.mqtt { try startLink(settings, at: clock.monotonic()) }
   }
 
   /// The loop's own descriptors go with it (a daemon run inside a test's process leaves none
@@ -122,6 +131,7 @@ public final class Daemon {
         for event in readyEvents { dispatch(event) }
         server.serve(now: clock.monotonic()) { request in respond(to: request) }
         serveWeb()
+        serveLink()
       } catch {
         logger.error("event loop failed", [("error", "\(error)")])
         stopping = true
@@ -148,7 +158,9 @@ public final class Daemon {
   func turn() {
     let now = clock.monotonic()
     recordLateness(at: now)
-    let cues = host.advance(to: timeBase.engineInstant(atMonotonic: now))
+    let instant = timeBase.engineInstant(atMonotonic: now)
+    var cues = startPendingStart(upTo: instant)
+    cues += host.advance(to: instant)
     loadScheduledClass(at: now)
     handle(supervisor.serviceWakeUps(at: now), at: now)
     expireReplaceConfirmation(at: now)
@@ -174,6 +186,8 @@ public final class Daemon {
     consider(composer.deadline)
     consider(server.nextWakeUp(after: now))
     consider(web?.nextWakeUp(after: now))
+    consider(link?.nextWakeUp())
+    consider(pendingStart.map { timeBase.monotonic(forEngine: $0) })
     consider(systemd.nextWakeUp)
     consider(scheduler.nextWakeUp(after: now))
     return best
@@ -195,6 +209,14 @@ public final class Daemon {
       server.handle(client: client, Readiness(event), now: now)
     case .web:
       webReady = true
+    case .link:
+      let readiness = Readiness(event)
+      linkReady.isReadable = linkReady.isReadable || readiness.isReadable
+      linkReady.isWritable = linkReady.isWritable || readiness.isWritable
+      linkReady.isHangup = linkReady.isHangup || readiness.isHangup
+      linkReady.isError = linkReady.isError || readiness.isError
+    case .linkLookup:
+      linkReady.isReadable = true
     case .plugin(let slot, let descriptor):
       handle(supervisor.handleReady(slot: slot, descriptor, Readiness(event), at: now), at: now)
     }
@@ -232,6 +254,7 @@ public final class Daemon {
       scheduler.report(at: now, loadedPreset: host.preset.name)
     }
     responder.web = { [unowned self] in web?.statistics }
+    responder.link = { [unowned self] in link?.status }
     return responder
   }
 
@@ -250,6 +273,7 @@ public final class Daemon {
     let staleAfter = configuration.defaults.staleCuesAfter.nanoseconds / timeBase.speed
     supervisor.render(frame, at: now, staleAfter: staleAfter)
     web?.publish(cues: frame.cues, at: now, force: force)
+    link?.publishChanges(at: now)
     if server.hasSubscribers {
       let status = responder.status(at: now)
       for event in feed.events(cues: frame.cues, status: status, force: force) {
@@ -278,6 +302,7 @@ public final class Daemon {
     logger.resetSink()
     server.close()
     stopWeb()
+    stopLink()
     logger.info("stopped")
   }
 }

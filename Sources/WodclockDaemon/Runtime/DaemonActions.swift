@@ -12,8 +12,13 @@ extension Daemon: CommandActions {
   func perform(_ action: ControlAction, replacing: Bool = false, at now: Int64)
     -> CommandFailure?
   {
+    if let forwarded = forwardToLeader(action) { return forwarded }
     if case .load(let name) = action {
       return load(resolved: .preset(name), replacing: replacing, start: false, at: now)
+    }
+    if case .engine(let engineAction) = action, let scheduled = scheduleStart(engineAction, at: now)
+    {
+      return scheduled
     }
     let instant = timeBase.engineInstant(atMonotonic: now)
     recordLateness(at: now)
@@ -99,6 +104,7 @@ extension Daemon: CommandActions {
       supervisor.apply(from: previous, to: next, at: now)
       server.idleTimeout = next.daemon.clientTimeout.nanoseconds
       applyWeb(from: previous.web, to: next.web)
+      applyLink(from: previous.mqtt, to: next.mqtt, at: now)
       systemd.note = nil
       logger.info("reloaded", [("presets", String(next.presets.count))])
     }

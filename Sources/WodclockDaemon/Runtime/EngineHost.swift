@@ -31,6 +31,9 @@ final class EngineHost {
   /// every retry, and its end once.
   private var historyFailing = false
   private var saveFailing = false
+  /// Counts the changes a person or a link made (actions, loads, restores, a new plan), not
+  /// time moving on: a leader publishes its state when this moves, never once a second.
+  private(set) var revision = 0
 
   /// The most finished workouts kept waiting for the history file; beyond it the oldest goes
   /// (a disk full for weeks must not grow the daemon without bound).
@@ -108,6 +111,7 @@ final class EngineHost {
       record(
         engine.snapshot(at: instant), outcome: engine.state.finishReason?.rawValue ?? "completed")
     }
+    revision &+= 1
     save(at: instant)
     return cues
   }
@@ -151,6 +155,7 @@ final class EngineHost {
     engine = fresh
     preset = next
     startedWallSeconds = nil
+    revision &+= 1
     save(at: instant)
   }
 
@@ -163,6 +168,32 @@ final class EngineHost {
     guard let chosen, let rebuilt = try? Self.makeEngine(chosen, next) else { return }
     preset = chosen
     engine = rebuilt
+    revision &+= 1
+    save(at: instant)
+  }
+
+  /// Takes the workout a link's leader runs: `followed`, its engine already on this clock,
+  /// named `name`. The cues the old engine gave up to its latest instant are not given again
+  /// (the same countdown, heard twice, when a state message comes in just after it). Not a
+  /// change of this clock's own: the revision stays.
+  func adopt(_ followed: WorkoutEngine, named name: String, at instant: EngineInstant) {
+    var next = followed
+    next.staleCueLimit = configuration.defaults.staleCuesAfter
+    if let heard = engine.latestInstant, (next.latestInstant ?? heard) < heard,
+      next.plan == engine.plan
+    {
+      _ = next.advance(to: heard)
+    }
+    let samePlan = next.plan == engine.plan && preset.name == name
+    engine = next
+    if !samePlan {
+      preset =
+        configuration.preset(named: name).flatMap { $0.plan == next.plan ? $0 : nil }
+        ?? Preset(name: name, plan: next.plan, location: Self.writtenWorkoutLocation)
+    }
+    if engine.state.phase == .running && startedWallSeconds == nil {
+      startedWallSeconds = clock.wall().seconds
+    }
     save(at: instant)
   }
 
@@ -246,6 +277,7 @@ final class EngineHost {
     engine = restored
     preset = savedPreset
     startedWallSeconds = saved.startedWallSeconds
+    revision &+= 1
     return plan
   }
 

@@ -16,6 +16,10 @@ enum EventSource: Hashable {
   case commandClient(UInt64)
   /// The web server's own epoll descriptor: readable when a web client needs attention.
   case web
+  /// The link's connection to its MQTT broker (it changes with every connection).
+  case link
+  /// The child looking the MQTT broker's name up.
+  case linkLookup
   /// A descriptor a plugin asked to be watched.
   case plugin(PluginSlot.ID, FileDescriptor)
 }
@@ -56,6 +60,16 @@ final class EventSources {
     if let descriptor = descriptors.removeValue(forKey: source) {
       try? poller.unregister(descriptor)
     }
+  }
+
+  /// Forgets `source` without telling epoll: for a descriptor a library closed by itself
+  /// (libmosquitto closes its socket when a connection ends), which the kernel took out of the
+  /// epoll set when it closed (epoll(7), Q6); asking to remove it would fail with EBADF, or
+  /// remove a new descriptor that got the same number.
+  func forget(_ source: EventSource) {
+    guard let token = tokens.removeValue(forKey: source) else { return }
+    sources[token] = nil
+    descriptors[source] = nil
   }
 
   /// The source a ready token belongs to; nil for one unwatched since the wait returned.

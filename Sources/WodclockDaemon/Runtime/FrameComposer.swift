@@ -24,6 +24,9 @@ final class FrameComposer {
   var idleNote: String?
   /// A transient message for people, and when it goes.
   private(set) var message: (text: String, until: Int64)?
+  /// What the link between clocks has to say while it lasts ("leader offline"): shown when no
+  /// message is.
+  var linkSign: String?
   /// What the displays show over the workout while a keypad composes one (the daemon sets it).
   var overlay: DisplayOverlay?
 
@@ -79,7 +82,7 @@ final class FrameComposer {
       snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)),
       cues: cues.map(realCue), tokens: configuration.tokens, words: configuration.words,
       clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
-      speed: timeBase.speed, message: message?.text, muted: muted,
+      speed: timeBase.speed, message: message?.text ?? linkSign, muted: muted,
       nextChange: nextDisplayChange(at: now, wall: wall),
       preview: FramePreview(source: previewSource, cues: cueSource, now: now, wall: wall),
       overlay: overlay)
@@ -92,7 +95,7 @@ final class FrameComposer {
       snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)), cues: [],
       tokens: configuration.tokens, words: configuration.words, clock: configuration.clock,
       civilTime: WallClock.civilTime(at: clock.wall()), monotonicNow: now,
-      speed: timeBase.speed, message: message?.text, muted: muted, overlay: overlay)
+      speed: timeBase.speed, message: message?.text ?? linkSign, muted: muted, overlay: overlay)
   }
 
   /// An engine cue as outputs get it: stamped on the real monotonic clock, since outputs

@@ -53,6 +53,7 @@ extension Daemon {
   func load(resolved request: LoadRequest, replacing: Bool, start: Bool, at now: Int64)
     -> CommandFailure?
   {
+    if let forwarded = forwardToLeader(load: request, start: start) { return forwarded }
     let instant = timeBase.engineInstant(atMonotonic: now)
     recordLateness(at: now)
     var cues = host.advance(to: instant)
@@ -77,7 +78,9 @@ extension Daemon {
     }
     // The coach chose this one: the schedule does not replace it with the next class.
     scheduler.noteHandLoad(at: now)
+    pendingStart = nil
     guard start else { return nil }
+    if let scheduled = scheduleStart(.start, at: now) { return scheduled }
     do {
       cues += try host.perform(.start, at: instant)
       logger.info("action", [("action", "start"), ("preset", host.preset.name)])

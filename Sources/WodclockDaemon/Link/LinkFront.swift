@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: MIT
+// The link between clocks in the daemon's loop: one MQTT connection (HardwareKit's
+// MQTTClient, libmosquitto in its external-loop mode) that a leader publishes its workout on
+// and a follower takes it from, commands from followers and Home Assistant, and Home
+// Assistant's discovery. What is published and how a follower computes the same second is
+// ClockLink's (docs/link-protocol.md); this part moves messages and asks the daemon.
+
+import ClockLink
+import Configuration
+import HardwareKit
+import JSONKit
+import WorkoutCore
+
+/// What the link needs of the daemon.
+protocol LinkDaemonAccess: AnyObject {
+  /// One reading of this clock, now: its engine instant and wall clock at one instant.
+  func linkReading() -> ClockReading
+  /// The engine as it is, its name and how many changes it has had (``EngineHost/revision``).
+  var linkEngine: (engine: WorkoutEngine, name: String, revision: Int) { get }
+  /// The start a leader has asked for, taking effect at that engine instant.
+  var linkPendingStart: EngineInstant? { get }
+  /// The snapshot at `now`, for Home Assistant's state.
+  func linkSnapshot(at now: Int64) -> WorkoutSnapshot
+  /// The config's preset names, for Home Assistant's select.
+  var linkPresetNames: [String] { get }
+  /// A follower takes the leader's workout (its engine on this clock and pending start).
+  func linkAdopt(_ workout: LinkedWorkout, named name: String, at now: Int64)
+  /// A command from the broker, carried out here as the socket's would be; the reply.
+  func linkPerform(_ request: CommandRequest, at now: Int64) -> JSONValue
+  /// The link's sign changed: redraw.
+  func linkSignChanged(at now: Int64)
+}
+
+/// One clock's side of the link.
+final class LinkFront {
+  let settings: MQTTSettings
+  let room: LinkRoom
+  let clientID: LinkClientID
+  var isFollower: Bool { settings.role == .follower }
+  private let client: MQTTClient
+  private let logger: Logger
+  private let clock: DaemonClock
+  private unowned let daemon: any LinkDaemonAccess
+  private let resolver: AddressResolver
+  private var lookup: AddressLookup?
+  private var retiredLookup: AddressLookup?
+  private var resolveRetryAt: Int64?
+  /// The socket registered with the loop, by the client's count of its connections.
+  var registeredWatch: MQTTClient.Watch?
+
+  // Leader
+  private var sequence: LeaderSequence
+  private var published: (revision: Int, pendingStart: EngineInstant?)?
+  private var otherLeaderSeen: String?
+  // Follower
+  private var follower: FollowerLink
+  private var nextSynchronizationCheck: Int64 = 0
+  private var nextRequestID: Int64 = 1
+  // Home Assistant
+  private var homeAssistant: HomeAssistantDiscovery?
+  private var homeAssistantState: HomeAssistantState?
+  /// The last problem logged about the broker: each outage is said once, and its end.
+  private var brokerProblem: String?
+
+  /// How often a follower asks whether its wall clock is synchronized.
+  static let synchronizationCheckInterval: Int64 = 5_000_000_000
+  /// How long after a failed name lookup it is tried again.
+  static let lookupRetry: Int64 = 10_000_000_000
+
+  init(
+    settings: MQTTSettings, password: [UInt8]?, clientID: LinkClientID,
+    daemon: any LinkDaemonAccess,
+    logger: Logger, clock: DaemonClock, speed: Int64, resolver: AddressResolver = .wodclockd
+  ) throws(MQTTError) {
+    self.settings = settings
+    // The loader checked the room's name.
+    self.room = LinkRoom(settings.room) ?? .standard
+    self.clientID = clientID
+    self.daemon = daemon
+    self.logger = logger
+    self.clock = clock
+    self.resolver = resolver
+    let wall = clock.wall()
+    sequence = LeaderSequence(startingAt: wall.seconds &* 1_000_000_000 &+ Int64(wall.nanoseconds))
+    follower = FollowerLink(speed: speed, synchronized: clock.synchronized())
+    // A leader's last will is the room's `leader` topic: followers and Home Assistant learn
+    // from it that the workout's owner is gone. A follower's is its own availability.
+    let willTopic =
+      settings.role == .leader ? room.leaderTopic : room.availabilityTopic(of: clientID)
+    client = try MQTTClient(
+      options: MQTTClient.Options(
+        clientID: clientID.text, username: settings.username, password: password,
+        certificateAuthorityFile: settings.tls.map(Self.certificateAuthorities),
+        will: MQTTClient.Will(topic: willTopic, payload: Array(LinkAvailability.offline.utf8))))
+    if settings.homeAssistant {
+      homeAssistant = discovery(presets: daemon.linkPresetNames)
+    }
+  }
+
+  /// Debian's bundle of the system's certificate authorities (ca-certificates), the file form
+  /// of the directory `tls: true` names.
+  static let systemCertificateBundle = "/etc/ssl/certs/ca-certificates.crt"
+
+  private static func certificateAuthorities(_ tls: MQTTTLS) -> String {
+    switch tls {
+    case .systemCertificates: systemCertificateBundle
+    case .caFile(let file): file.path
+    }
+  }
+
+  private var availabilityTopic: String {
+    settings.role == .leader ? room.leaderTopic : room.availabilityTopic(of: clientID)
+  }
+
+  private func discovery(presets: [String]) -> HomeAssistantDiscovery {
+    HomeAssistantDiscovery(
+      room: room, client: clientID,
+      device: HomeAssistantDevice(
+        name: "wodclock \(clientID.text)", softwareVersion: WodclockVersion.current),
+      presets: presets, prefix: settings.discoveryPrefix, availabilityTopic: availabilityTopic)
+  }
+
+  // MARK: - Connecting
+
+  /// Connects, or starts looking the broker's name up first (in a child: a name server may
+  /// take seconds, and the loop may not wait).
+  func start(at now: Int64) {
+    switch settings.broker.host {
+    case .ipv4(let bytes):
+      if let address = IPAddress(family: .ipv4, bytes: bytes) { connect(to: address, at: now) }
+    case .ipv6(let bytes):
+      if let address = IPAddress(family: .ipv6, bytes: bytes) { connect(to: address, at: now) }
+    case .name(let name):
+      do {
+        lookup = try resolver.lookUp(name, at: now)
+      } catch {
+        problem("cannot look up the MQTT broker's name", error.description, at: now)
+        resolveRetryAt = now + Self.lookupRetry
+      }
+    }
+  }
+
+  private func connect(to address: IPAddress, at now: Int64) {
+    do {
+      try client.connect(to: SocketAddress(address, port: settings.broker.port), now: now)
+    } catch {
+      problem("cannot connect to the MQTT broker", error.message, error.hint, at: now)
+    }
+  }
+
+  /// What the loop watches for the broker's connection now.
+  var watch: MQTTClient.Watch? { client.watch }
+
+  /// The lookup's descriptor, while one runs.
+  var lookupDescriptor: FileDescriptor? { lookup?.fileDescriptor }
+
+  /// When the link must be called even if nothing is ready.
+  func nextWakeUp() -> Int64? {
+    var best = client.nextWakeUp
+    func consider(_ candidate: Int64?) {
+      if let candidate, candidate < (best ?? .max) { best = candidate }
+    }
+    consider(lookup?.deadline)
+    consider(resolveRetryAt)
+    if isFollower { consider(nextSynchronizationCheck) }
+    return best
+  }
+
+  /// Does what is due: the lookup's answer, what the broker sent or waits to be sent, the
+  /// keepalive, a follower's look at its wall clock.
+  func service(readable: Bool, writable: Bool, at now: Int64) {
+    retiredLookup?.cancel()
+    retiredLookup = nil
+    if let lookup, let result = lookup.result(at: now) {
+      self.lookup = nil
+      retiredLookup = lookup
+      switch result {
+      case .success(let addresses):
+        if let first = addresses.first { connect(to: first, at: now) }
+      case .failure(let error):
+        problem("cannot look up the MQTT broker's name", error.description, at: now)
+        resolveRetryAt = now + Self.lookupRetry
+      }
+    }
+    if let retry = resolveRetryAt, now >= retry {
+      resolveRetryAt = nil
+      start(at: now)
+    }
+    for event in client.handleReady(readable: readable, writable: writable, now: now) {
+      handle(event, at: now)
+    }
+    if isFollower && now >= nextSynchronizationCheck {
+      nextSynchronizationCheck = now + Self.synchronizationCheckInterval
+      let before = follower.sign
+      if let held = follower.clockSynchronization(clock.synchronized()) {
+        apply(held, at: now)
+      }
+      if follower.sign != before { daemon.linkSignChanged(at: now) }
+    }
+  }
+
+  private func handle(_ event: MQTTClient.Event, at now: Int64) {
+    switch event {
+    case .connected:
+      connected(at: now)
+    case .refused(let error), .connectionFailed(let error):
+      problem("the MQTT broker is not reachable; trying again", error.message, error.hint, at: now)
+    case .disconnected(let expected, let error):
+      if !expected {
+        problem(
+          "the connection to the MQTT broker ended; reconnecting",
+          error?.message ?? "closed by the broker", error?.hint, at: now)
+      }
+      if isFollower {
+        follower.brokerConnection(false)
+        daemon.linkSignChanged(at: now)
+      }
+    case .message(let message):
+      received(message, at: now)
+    case .subscribed(let filter, let granted):
+      if granted == nil {
+        logger.warning(
+          "the MQTT broker refused a subscription (its ACL?)",
+          [("topic", filter), ("room", room.name)])
+      }
+    case .delivered:
+      break
+    }
+  }
+
+  private func connected(at now: Int64) {
+    if brokerProblem != nil {
+      logger.notice("connected to the MQTT broker again", [("broker", "\(settings.broker)")])
+    } else {
+      logger.info(
+        "connected to the MQTT broker",
+        [("broker", "\(settings.broker)"), ("room", room.name), ("role", settings.role.rawValue)])
+    }
+    brokerProblem = nil
+    let filters: [String]
+    if isFollower {
+      filters = [room.stateTopic, room.leaderTopic]
+      follower.brokerConnection(true)
+      daemon.linkSignChanged(at: now)
+    } else {
+      // Its own retained state tells a restarted leader where its earlier run's sequence was.
+      filters = [room.stateTopic, room.commandTopic]
+    }
+    for filter in filters { subscribe(filter) }
+    if let homeAssistant {
+      subscribe(homeAssistant.statusTopic)
+      subscribe(room.homeAssistantCommandTopic(of: clientID, entity: "+"))
+    }
+    send(availabilityTopic, Array(LinkAvailability.online.utf8), retain: true)
+    published = nil
+    homeAssistantState = nil
+    publishDiscovery()
+    publishChanges(at: now)
+  }
+
+  private func subscribe(_ filter: String) {
+    do {
+      try client.subscribe(filter)
+    } catch {
+      logger.warning(
+        "cannot subscribe on the MQTT broker", [("topic", filter), ("error", "\(error)")])
+    }
+  }
+
+  /// Publishes `payload`; a failure is logged (a connection that just went: everything is
+  /// published again on the next connection).
+  @discardableResult
+  private func send(
+    _ topic: String, _ payload: [UInt8], retain: Bool, qos: MQTTClient.QoS = .atLeastOnce
+  )
+    -> Bool
+  {
+    guard client.isConnected else { return false }
+    do {
+      try client.publish(topic: topic, payload: payload, qos: qos, retain: retain)
+      return true
+    } catch {
+      logger.warning(
+        "cannot publish on the MQTT broker", [("topic", topic), ("error", "\(error)")])
+      return false
+    }
+  }
+
+  /// Logs a problem with the broker once, not on every retry.
+  private func problem(_ message: String, _ detail: String, _ hint: String? = nil, at now: Int64) {
+    guard brokerProblem != detail else { return }
+    brokerProblem = detail
+    var fields = [("broker", "\(settings.broker)"), ("error", detail)]
+    if let hint { fields.append(("hint", hint)) }
+    logger.warning(message, fields)
+  }
+
+  // MARK: - Messages
+
+  private func received(_ message: MQTTClient.Message, at now: Int64) {
+    if message.topic == room.stateTopic {
+      receivedState(message.payload, at: now)
+    } else if message.topic == room.leaderTopic {
+      guard isFollower else { return }
+      let before = follower.sign
+      follower.leaderAvailability(message.payload)
+      if follower.sign != before { daemon.linkSignChanged(at: now) }
+    } else if message.topic == room.commandTopic {
+      receivedCommand(message.payload, at: now)
+    } else if let homeAssistant {
+      if homeAssistant.isBirth(topic: message.topic, payload: message.payload) {
+        publishDiscovery()
+        homeAssistantState = nil
+        publishChanges(at: now)
+      } else if let command = homeAssistant.command(
+        topic: message.topic, payload: message.payload, requestID: takeRequestID())
+      {
+        switch command {
+        case .success(let command): carryOut(command, from: "Home Assistant", at: now)
+        case .failure(let error):
+          logger.info("Home Assistant's command refused", [("error", error.message)])
+        }
+      }
+    }
+  }
+
+  private func receivedState(_ payload: [UInt8], at now: Int64) {
+    // An empty retained message clears the topic: nothing to follow.
+    guard !payload.isEmpty else { return }
+    let state: LeaderState
+    do {
+      state = try LeaderState.decode(payload)
+    } catch {
+      logger.warning(
+        "a state message that cannot be read", [("room", room.name), ("error", error.message)])
+      return
+    }
+    guard isFollower else {
+      if state.leader == clientID {
+        // Our own, from an earlier run (retained) or just now: go past an earlier run's stamp.
+        if sequence.sawEarlierRun(state.stamp) { published = nil }
+      } else if otherLeaderSeen != state.leader.text {
+        otherLeaderSeen = state.leader.text
+        logger.warning(
+          "another leader publishes in this room; make one of the clocks a follower",
+          [("room", room.name), ("other", state.leader.text)])
+      }
+      publishChanges(at: now)
+      return
+    }
+    let before = follower.sign
+    switch follower.receive(state) {
+    case .apply:
+      apply(state, at: now)
+    case .ignoreOlder:
+      break
+    case .holdUntilSynchronized:
+      logger.info(
+        "the leader's workout waits for this clock's time to be synchronized",
+        [("leader", state.leader.text)])
+    case .refuseSpeed:
+      logger.warning(
+        "the leader runs at another --speed; not following",
+        [("leader", state.leader.text), ("speed", String(state.speed))])
+    }
+    if follower.sign != before { daemon.linkSignChanged(at: now) }
+  }
+
+  private func apply(_ state: LeaderState, at now: Int64) {
+    do {
+      let workout = try state.workout(at: daemon.linkReading())
+      daemon.linkAdopt(workout, named: state.preset, at: now)
+    } catch {
+      logger.warning(
+        "the leader's workout cannot be run on this clock",
+        [("leader", state.leader.text), ("error", error.message)])
+    }
+  }
+
+  private func receivedCommand(_ payload: [UInt8], at now: Int64) {
+    guard !isFollower else { return }
+    do {
+      let command = try LinkCommand.decode(payload)
+      carryOut(command, from: command.client.text, at: now)
+    } catch {
+      logger.info("a command from the broker that cannot be read", [("error", error.message)])
+    }
+  }
+
+  /// A command from a follower or Home Assistant: a leader carries it out, a follower sends it
+  /// on to its leader.
+  private func carryOut(_ command: LinkCommand, from sender: String, at now: Int64) {
+    if isFollower {
+      _ = forward(command)
+      return
+    }
+    switch CommandProtocol.parse(command.requestLine) {
+    case .success(let request):
+      let reply = daemon.linkPerform(request, at: now)
+      if reply["ok"] == false {
+        logger.info(
+          "a command from the broker was refused",
+          [
+            ("from", sender), ("command", command.name),
+            ("reason", reply["error"]?["message"]?.stringValue ?? ""),
+          ])
+      }
+    case .failure(let rejection):
+      logger.info(
+        "a command from the broker that cannot be read",
+        [("from", sender), ("error", rejection.failure.message)])
+    }
+  }
+
+  // MARK: - A follower's commands
+
+  private func takeRequestID() -> Int64 {
+    defer { nextRequestID = nextRequestID < (1 << 53) ? nextRequestID + 1 : 1 }
+    return nextRequestID
+  }
+
+  /// Sends a command to the leader; the failure to say when it cannot be sent.
+  func forward(_ command: LinkCommand) -> CommandFailure? {
+    guard send(room.commandTopic, command.encoded(), retain: false) else {
+      return CommandFailure(
+        "unavailable",
+        "this clock follows a leader, and the MQTT broker is not reachable: the command cannot "
+          + "reach the leader")
+    }
+    logger.info("command sent to the leader", [("command", command.name), ("room", room.name)])
+    return nil
+  }
+
+  /// An action of this clock's buttons, remotes or socket, sent to the leader.
+  func forward(_ action: WorkoutAction) -> CommandFailure? {
+    forward(.action(action, client: clientID, requestID: takeRequestID()))
+  }
+
+  /// A load, sent to the leader: a preset by name or a workout in the notation.
+  func forward(load request: LoadRequest, start: Bool) -> CommandFailure? {
+    switch request {
+    case .preset(let name):
+      return forward(
+        .load(preset: name, start: start, client: clientID, requestID: takeRequestID()))
+    case .workout(let plan):
+      guard let notation = plan.notation else {
+        return CommandFailure(
+          "refused", "this clock follows a leader; a workout without its notation cannot be sent")
+      }
+      return forward(
+        .load(workout: notation, start: start, client: clientID, requestID: takeRequestID()))
+    }
+  }
+
+  // MARK: - Publishing
+
+  /// What the room and Home Assistant see, when it changed: a leader's state message after an
+  /// action, a load, a start taking effect; the Home Assistant state when one of its fields
+  /// moved. Called on every publish of the daemon; costs a comparison when nothing changed.
+  func publishChanges(at now: Int64) {
+    guard client.isConnected else { return }
+    if !isFollower { publishState(at: now) }
+    if homeAssistant != nil {
+      let state = HomeAssistantState(
+        snapshot: daemon.linkSnapshot(at: now), reading: daemon.linkReading())
+      if state.needsPublishing(after: homeAssistantState) {
+        if send(room.homeAssistantStateTopic(of: clientID), state.payload, retain: true) {
+          homeAssistantState = state
+        }
+      }
+    }
+  }
+
+  private func publishState(at now: Int64) {
+    let current = daemon.linkEngine
+    let pendingStart = daemon.linkPendingStart
+    if let published, published.revision == current.revision, published.pendingStart == pendingStart
+    {
+      return
+    }
+    let reading = daemon.linkReading()
+    do {
+      let startsAt = pendingStart.flatMap { reading.wallNanoseconds(atEngine: $0) }
+      let state = try LeaderState(
+        leader: clientID, stamp: sequence.next(), engine: current.engine, reading: reading,
+        startsAtWallNanoseconds: startsAt)
+      if send(room.stateTopic, try state.encoded(), retain: true) {
+        published = (current.revision, pendingStart)
+      }
+    } catch {
+      logger.error("the workout's state cannot be published", [("error", error.message)])
+      published = (current.revision, pendingStart)
+    }
+  }
+
+  private func publishDiscovery() {
+    guard let homeAssistant else { return }
+    for message in homeAssistant.configs { send(message.topic, message.payload, retain: true) }
+  }
+
+  /// A reload's presets: the select's options change.
+  func presetsChanged(_ names: [String]) {
+    guard let earlier = homeAssistant, earlier.presets != names else { return }
+    let next = discovery(presets: names)
+    for message in next.removals(since: earlier) {
+      send(message.topic, message.payload, retain: true)
+    }
+    homeAssistant = next
+    publishDiscovery()
+  }
+
+  /// The sign a follower shows about its link; nil for a leader and when all is well.
+  var sign: String? { isFollower ? follower.sign?.description : nil }
+
+  /// The link in `status`: the role, the room, the broker and the sign.
+  var status: JSONValue {
+    var object = JSONObject([
+      ("role", .string(settings.role.rawValue)), ("room", .string(room.name)),
+      ("client_id", .string(clientID.text)), ("connected", .bool(client.isConnected)),
+    ])
+    if let sign { object["sign"] = .string(sign) }
+    return .object(object)
+  }
+
+  /// Says goodbye: the availability `offline` (a clean disconnect sends no last will), then
+  /// disconnects.
+  func stop() {
+    send(availabilityTopic, Array(LinkAvailability.offline.utf8), retain: true)
+    // The message goes out before the connection closes: one write of what waits.
+    _ = client.handleReady(readable: false, writable: true, now: clock.monotonic())
+    client.close()
+    lookup?.cancel()
+    retiredLookup?.cancel()
+  }
+}

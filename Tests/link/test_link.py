@@ -1,0 +1,420 @@
+# SPDX-License-Identifier: MIT
+"""Several clocks on one real broker (Debian's mosquitto, started here on a free loopback port
+with its own config): a leader and two followers run one workout with a pause, next and lap,
+and every displayed second of the three is recorded from their `subscribe` streams; then the
+faults: the leader killed and restarted, the broker stopped and started, a follower started
+mid-workout, wrong credentials, no broker there. Run by Tests/scripts/test-link.sh.
+"""
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BUILD = os.environ.get("WODCLOCK_BUILD", os.path.join(ROOT, ".build", "debug"))
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+SPEED = 4
+
+
+class Timex(ctypes.Structure):
+    """struct timex of adjtimex(2) on 64-bit Linux (x86_64, aarch64)."""
+    _fields_ = [("modes", ctypes.c_uint), ("offset", ctypes.c_long), ("freq", ctypes.c_long),
+                ("maxerror", ctypes.c_long), ("esterror", ctypes.c_long),
+                ("status", ctypes.c_int), ("constant", ctypes.c_long),
+                ("precision", ctypes.c_long), ("tolerance", ctypes.c_long),
+                ("time_sec", ctypes.c_long), ("time_usec", ctypes.c_long), ("tick", ctypes.c_long),
+                ("ppsfreq", ctypes.c_long), ("jitter", ctypes.c_long), ("shift", ctypes.c_int),
+                ("stabil", ctypes.c_long), ("jitcnt", ctypes.c_long), ("calcnt", ctypes.c_long),
+                ("errcnt", ctypes.c_long), ("stbcnt", ctypes.c_long), ("tai", ctypes.c_int),
+                ("reserved", ctypes.c_int * 11)]
+
+
+ADJ_MAXERROR, ADJ_ESTERROR, ADJ_STATUS, STA_UNSYNC = 0x0004, 0x0008, 0x0010, 0x0040
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def kernel_clock(synchronized=None):
+    """Reads the kernel's NTP status and, given `synchronized`, sets it as a time daemon does
+    (chrony clears STA_UNSYNC once it has a source): returns whether it was synchronized."""
+    timex = Timex()
+    state = libc.adjtimex(ctypes.byref(timex))
+    was = state != 5 and not timex.status & STA_UNSYNC  # 5: TIME_ERROR
+    if synchronized is not None:
+        timex.modes = ADJ_STATUS | ADJ_MAXERROR | ADJ_ESTERROR
+        timex.status = timex.status & ~STA_UNSYNC if synchronized else timex.status | STA_UNSYNC
+        timex.maxerror, timex.esterror = (1000, 100) if synchronized else (16_000_000, 16_000_000)
+        if libc.adjtimex(ctypes.byref(timex)) < 0:
+            raise OSError(ctypes.get_errno(), "adjtimex")
+    return was
+
+
+def wait_until(condition, timeout=10.0, interval=0.02, what="the condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:port with its own config; users and an ACL when given."""
+
+    def __init__(self, directory, port=None, users=None):
+        self.directory = directory
+        self.port = port or free_port()
+        self.users = users
+        self.process = None
+
+    def start(self):
+        config = os.path.join(self.directory, "mosquitto.conf")
+        # Run as root, mosquitto would change to its own user, who cannot read this
+        # directory: it stays who started it.
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false", "user root",
+                 f"log_dest file {os.path.join(self.directory, 'mosquitto.log')}"]
+        if self.users:
+            passwords = os.path.join(self.directory, "passwords")
+            open(passwords, "w").close()
+            for user, password in self.users.items():
+                subprocess.run(["mosquitto_passwd", "-b", passwords, user, password], check=True,
+                               capture_output=True)
+            acl = os.path.join(self.directory, "acl")
+            with open(acl, "w") as f:
+                for user in self.users:
+                    f.write(f"user {user}\ntopic readwrite wodclock/#\ntopic readwrite homeassistant/#\n")
+            lines += ["allow_anonymous false", f"password_file {passwords}", f"acl_file {acl}"]
+        else:
+            lines.append("allow_anonymous true")
+        with open(config, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        self.process = subprocess.Popen([MOSQUITTO, "-c", config], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        wait_until(self._listening, what="mosquitto to listen")
+        return self
+
+    def _listening(self):
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+CONFIG = """\
+defaults:
+  preset: drill
+  count_in: 3s
+presets:
+  drill:
+    mode: intervals
+    work: 20s
+    rest: 10s
+    rounds: 4
+outputs:
+  - type: log
+mqtt:
+  broker: "127.0.0.1:{port}"
+  room: {room}
+  role: {role}
+  client_id: {name}
+  lead: 1s
+{extra}"""
+
+
+class Clock:
+    """One wodclockd on the broker, its subscribe stream recorded: (monotonic, display)."""
+
+    def __init__(self, directory, name, role, port, room="hall", extra=""):
+        self.name = name
+        self.directory = os.path.join(directory, name)
+        os.makedirs(self.directory, exist_ok=True)
+        self.config = os.path.join(self.directory, "wodclock.yaml")
+        with open(self.config, "w") as f:
+            f.write(CONFIG.format(port=port, room=room, role=role, name=name, extra=extra))
+        self.socket = os.path.join(self.directory, "wodclockd.sock")
+        self.log_path = os.path.join(self.directory, "daemon.log")
+        self.process = None
+        self.changes = []
+        self.lock = threading.Lock()
+
+    def start(self):
+        ready_before = self.log().count("info: ready ") if os.path.exists(self.log_path) else 0
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            [os.path.join(BUILD, "wodclockd"), "--config", self.config, "--socket", self.socket,
+             "--state-dir", os.path.join(self.directory, "state"), "--speed", str(SPEED)],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env={"PATH": "/usr/bin:/bin"})
+        log.close()
+        # A restart after kill -9 finds the old socket still there: the new daemon's own
+        # "ready" line says it listens.
+        wait_until(lambda: self.log().count("info: ready ") > ready_before
+                   or self.process.poll() is not None, what=f"{self.name} to be ready")
+        if self.process.poll() is not None:
+            raise AssertionError(f"{self.name} exited {self.process.returncode}:\n{self.log()}")
+        threading.Thread(target=self._record, daemon=True).start()
+        return self
+
+    def _record(self):
+        try:
+            client = socket.socket(socket.AF_UNIX)
+            client.connect(self.socket)
+            client.sendall(b'{"cmd":"subscribe"}\n')
+            stream = client.makefile("r")
+            last = None
+            for line in stream:
+                event = json.loads(line)
+                status = event.get("status")
+                if event.get("event") != "status" and status is None:
+                    continue
+                display = (status or {}).get("display")
+                if display is not None and display != last:
+                    with self.lock:
+                        self.changes.append((time.monotonic(), display, status.get("state")))
+                    last = display
+        except (OSError, ValueError):
+            pass
+
+    def log(self):
+        with open(self.log_path, errors="replace") as f:
+            return f.read()
+
+    def ctl(self, *arguments):
+        done = subprocess.run([os.path.join(BUILD, "wodclockctl"), "--socket", self.socket]
+                              + list(arguments), capture_output=True, text=True, timeout=20)
+        return done.returncode, done.stdout + done.stderr
+
+    def status(self):
+        code, out = self.ctl("--json", "status")
+        assert code == 0, out
+        value = json.loads(out)
+        return value.get("status", value)
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def displays_between(self, start, end):
+        with self.lock:
+            return [(t, d) for t, d, _ in self.changes if start <= t <= end]
+
+
+def same_display(clocks, timeout=5.0):
+    """Waits until every clock shows the same state and display; returns it."""
+    def agree():
+        shown = {(c.status().get("state"), c.status().get("display")) for c in clocks}
+        return shown.pop() if len(shown) == 1 else None
+    return wait_until(agree, timeout=timeout, interval=0.05, what="the clocks to agree")
+
+
+def spread(clocks, start, end):
+    """For each displayed value the clocks all changed to in [start, end], how far apart in
+    time they changed to it; the values only some clocks showed."""
+    seen = [dict((d, t) for t, d in reversed(c.displays_between(start, end))) for c in clocks]
+    common = set(seen[0]).intersection(*seen[1:])
+    spreads = sorted(max(s[d] for s in seen) - min(s[d] for s in seen) for d in common)
+    return spreads, common
+
+
+def setUpModule():
+    # Followers follow only on a synchronized wall clock (chrony's job on a Pi). A machine
+    # without a time daemon is marked synchronized for the tests, as chrony would, and put
+    # back after.
+    global restore_unsynchronized
+    restore_unsynchronized = False
+    if not kernel_clock():
+        if os.geteuid() != 0:
+            raise unittest.SkipTest("the wall clock is not synchronized, and marking it so needs root")
+        kernel_clock(synchronized=True)
+        restore_unsynchronized = True
+
+
+def tearDownModule():
+    if restore_unsynchronized:
+        kernel_clock(synchronized=False)
+
+
+@unittest.skipUnless(os.path.exists(MOSQUITTO), "Debian's mosquitto is not installed")
+class Room(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="wodclock-link-")
+        self.broker = Broker(self.directory).start()
+        self.clocks = []
+
+    def tearDown(self):
+        for clock in self.clocks:
+            clock.stop()
+        self.broker.stop()
+        if self._outcome.success if hasattr(self._outcome, "success") else True:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+    def clock(self, name, role, **kwargs):
+        clock = Clock(self.directory, name, role, self.broker.port, **kwargs).start()
+        self.clocks.append(clock)
+        return clock
+
+    def dump(self):
+        return "\n".join(f"--- {c.name}\n{c.log()[-3000:]}" for c in self.clocks)
+
+    def test_one_workout_on_three_clocks_with_pause_next_and_lap(self):
+        leader = self.clock("leader", "leader")
+        followers = [self.clock("lane-1", "follower"), self.clock("lane-2", "follower")]
+        clocks = [leader] + followers
+        same_display(clocks)
+        began = time.monotonic()
+        # Started from a follower's socket: the command goes to the leader over the broker,
+        # and the start takes effect a second later on all three.
+        code, out = followers[0].ctl("start")
+        self.assertEqual(code, 0, out)
+        wait_until(lambda: all(c.status()["state"] == "running" for c in clocks), timeout=5,
+                   what="all three to run\n" + self.dump())
+        time.sleep(3)
+        self.assertEqual(followers[1].ctl("pause")[0], 0)
+        state = same_display(clocks)
+        self.assertEqual(state[0], "paused", self.dump())
+        time.sleep(1)
+        self.assertEqual(same_display(clocks), state, "paused, the second stands still")
+        self.assertEqual(leader.ctl("resume")[0], 0)
+        time.sleep(2)
+        self.assertEqual(followers[0].ctl("next")[0], 0)
+        time.sleep(1)
+        self.assertEqual(followers[1].ctl("lap")[0], 0)
+        wait_until(lambda: all(c.status().get("laps") == leader.status().get("laps") and
+                               c.status().get("laps") for c in clocks),
+                   what="the lap on every clock\n" + self.dump())
+        time.sleep(3)
+        ended = time.monotonic()
+        spreads, common = spread(clocks, began, ended)
+        self.assertGreater(len(common), 10, self.dump())
+        # Each displayed second changed on the three within a small part of a second: a clock
+        # a whole second off would show here (at --speed 4, a second is 250 ms).
+        self.assertLess(spreads[-1], 0.125, f"spreads {spreads}")
+        print(f"link spread over {len(spreads)} changes: p50 {spreads[len(spreads) // 2] * 1e3:.1f} ms,"
+              f" max {spreads[-1] * 1e3:.1f} ms", file=sys.stderr)
+
+    def test_the_leader_killed_and_restarted(self):
+        leader = self.clock("leader", "leader")
+        follower = self.clock("lane-1", "follower")
+        same_display([leader, follower])
+        self.assertEqual(leader.ctl("start")[0], 0)
+        wait_until(lambda: follower.status()["state"] == "running", what="the follower to run")
+        time.sleep(1)
+        leader.kill()
+        # Its last will: the follower says the leader is offline and keeps running the plan.
+        wait_until(lambda: (follower.status().get("link") or {}).get("sign") == "leader offline",
+                   timeout=10, what="the follower to say the leader is offline\n" + self.dump())
+        before = follower.status()["display"]
+        time.sleep(1)
+        self.assertEqual(follower.status()["state"], "running")
+        self.assertNotEqual(follower.status()["display"], before, "the follower keeps counting")
+        leader.start()
+        # The leader resumes from its saved state and the follower converges on it.
+        same_display([leader, follower], timeout=5)
+        wait_until(lambda: "sign" not in (follower.status().get("link") or {}),
+                   what="the sign to go\n" + self.dump())
+        self.assertEqual(leader.status()["state"], "running")
+
+    def test_the_broker_stopped_and_started_again(self):
+        leader = self.clock("leader", "leader")
+        follower = self.clock("lane-1", "follower")
+        same_display([leader, follower])
+        self.assertEqual(leader.ctl("start")[0], 0)
+        wait_until(lambda: follower.status()["state"] == "running", what="the follower to run")
+        self.broker.stop()
+        wait_until(lambda: (follower.status().get("link") or {}).get("sign") == "broker unreachable",
+                   timeout=10, what="the follower to say the broker is gone\n" + self.dump())
+        # Both keep running what they knew, on the same second.
+        time.sleep(2)
+        same_display([leader, follower], timeout=1)
+        self.assertEqual(leader.ctl("pause")[0], 0)  # the leader's own press, while cut off
+        self.broker.start()
+        same_display([leader, follower], timeout=40)
+        self.assertEqual(follower.status()["state"], "paused", self.dump())
+
+    def test_a_follower_started_mid_workout_shows_the_right_place_at_once(self):
+        leader = self.clock("leader", "leader")
+        self.assertEqual(leader.ctl("start")[0], 0)
+        wait_until(lambda: leader.status()["state"] == "running", what="the leader to run")
+        time.sleep(3)
+        follower = self.clock("late", "follower")
+        same_display([leader, follower], timeout=3)
+
+    def test_rooms_on_one_broker_do_not_see_each_other(self):
+        hall = self.clock("hall", "leader", room="hall")
+        annex = self.clock("annex", "leader", room="annex")
+        annex_follower = self.clock("annex-lane", "follower", room="annex")
+        same_display([annex, annex_follower])
+        self.assertEqual(hall.ctl("start")[0], 0)
+        wait_until(lambda: hall.status()["state"] == "running", what="the hall to run")
+        time.sleep(1.5)
+        self.assertEqual(annex_follower.status()["state"], "idle")
+
+    def test_no_broker_there_and_the_clock_still_runs(self):
+        port = free_port()
+        lonely = Clock(self.directory, "lonely", "leader", port).start()
+        self.clocks.append(lonely)
+        self.assertEqual(lonely.ctl("start")[0], 0)
+        wait_until(lambda: lonely.status()["state"] == "running", timeout=5,
+                   what="a leader without its broker to start by itself\n" + self.dump())
+        wait_until(lambda: "MQTT broker is not reachable" in lonely.log(), what="the log to say so")
+        self.assertEqual(lonely.log().count("MQTT broker is not reachable"), 1, "said once")
+
+
+@unittest.skipUnless(os.path.exists(MOSQUITTO), "Debian's mosquitto is not installed")
+class Credentials(unittest.TestCase):
+    def test_right_and_wrong_passwords(self):
+        directory = tempfile.mkdtemp(prefix="wodclock-link-")
+        broker = Broker(directory, users={"front": "chalk-and-rings"}).start()
+        clocks = []
+        try:
+            for name, password in (("right", "chalk-and-rings"), ("wrong", "nope")):
+                path = os.path.join(directory, f"{name}.password")
+                with open(path, "w") as f:
+                    f.write(password + "\n")
+                os.chmod(path, 0o600)
+                clocks.append(Clock(directory, name, "leader", broker.port,
+                                    extra=f"  username: front\n  password_file: {path}\n").start())
+            right, wrong = clocks
+            wait_until(lambda: "connected to the MQTT broker" in right.log(), what="a connection")
+            wait_until(lambda: "not reachable" in wrong.log(), what="the refusal")
+            self.assertIn("password", wrong.log())
+            self.assertEqual(wrong.status()["state"], "idle")
+        finally:
+            for clock in clocks:
+                clock.stop()
+            broker.stop()
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
