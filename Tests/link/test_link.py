@@ -369,6 +369,24 @@ class Room(unittest.TestCase):
         follower = self.clock("late", "follower")
         same_display([leader, follower], timeout=3)
 
+    def test_a_follower_whose_clock_is_not_synchronized_says_so(self):
+        if not restore_unsynchronized:
+            self.skipTest("the wall clock is kept by a time daemon here: not touched")
+        leader = self.clock("leader", "leader")
+        follower = self.clock("lane-1", "follower")
+        same_display([leader, follower])
+        kernel_clock(synchronized=False)
+        try:
+            wait_until(lambda: (follower.status().get("link") or {}).get("sign")
+                       == "clock not synchronized", timeout=10, what="the sign\n" + self.dump())
+            # The leader's start reaches it only once its clock is synchronized again.
+            self.assertEqual(leader.ctl("start")[0], 0)
+            time.sleep(1.5)
+            self.assertEqual(follower.status()["state"], "idle")
+        finally:
+            kernel_clock(synchronized=True)
+        same_display([leader, follower], timeout=10)
+
     def test_rooms_on_one_broker_do_not_see_each_other(self):
         hall = self.clock("hall", "leader", room="hall")
         annex = self.clock("annex", "leader", room="annex")
@@ -388,6 +406,103 @@ class Room(unittest.TestCase):
                    what="a leader without its broker to start by itself\n" + self.dump())
         wait_until(lambda: "MQTT broker is not reachable" in lonely.log(), what="the log to say so")
         self.assertEqual(lonely.log().count("MQTT broker is not reachable"), 1, "said once")
+
+
+def retained(port, topic_filter, seconds=1):
+    """The retained messages under `topic_filter` now: {topic: payload}."""
+    done = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic_filter,
+                           "-v", "--retained-only", "-W", str(int(seconds))],
+                          capture_output=True, text=True)
+    messages = {}
+    for line in done.stdout.splitlines():
+        topic, _, payload = line.partition(" ")
+        messages[topic] = payload
+    return messages
+
+
+def publish(port, topic, payload, retain=False):
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-m", payload]
+                   + (["-r"] if retain else []), check=True)
+
+
+# The keys Home Assistant's MQTT integration documents per component (its docs' configuration
+# variables, those a clock can use), and the ones each needs.
+COMMON_KEYS = {"name", "unique_id", "object_id", "device", "availability_topic",
+               "payload_available", "payload_not_available", "icon", "entity_category", "qos"}
+COMPONENT_KEYS = {
+    "button": ({"command_topic", "payload_press", "retain", "device_class"}, {"command_topic"}),
+    "select": ({"command_topic", "options", "state_topic", "value_template", "retain"},
+               {"command_topic", "options"}),
+    "text": ({"command_topic", "state_topic", "value_template", "min", "max", "mode", "pattern",
+              "retain"}, {"command_topic"}),
+    "sensor": ({"state_topic", "value_template", "device_class", "unit_of_measurement",
+                "expire_after", "json_attributes_topic", "state_class"}, {"state_topic"}),
+    "binary_sensor": ({"state_topic", "value_template", "device_class", "payload_on",
+                       "payload_off", "expire_after"}, {"state_topic"}),
+}
+
+
+@unittest.skipUnless(os.path.exists(MOSQUITTO), "Debian's mosquitto is not installed")
+class HomeAssistant(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.mkdtemp(prefix="wodclock-link-")
+        self.broker = Broker(self.directory).start()
+        self.leader = Clock(self.directory, "front", "leader", self.broker.port,
+                            extra="  home_assistant: true\n").start()
+
+    def tearDown(self):
+        self.leader.stop()
+        self.broker.stop()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def test_discovery_follows_the_documented_schema_and_comes_back_on_birth(self):
+        port = self.broker.port
+        configs = wait_until(lambda: (lambda m: m if len(m) >= 12 else None)(
+            retained(port, "homeassistant/#")), what="the discovery configs\n" + self.leader.log())
+        kinds = {}
+        for topic, payload in configs.items():
+            prefix, component, node, object_id, last = topic.split("/")
+            self.assertEqual((prefix, node, last), ("homeassistant", "front", "config"))
+            config = json.loads(payload)
+            allowed, required = COMPONENT_KEYS[component]
+            self.assertLessEqual(set(config), COMMON_KEYS | allowed, topic)
+            self.assertLessEqual(required | {"name", "unique_id", "device"}, set(config), topic)
+            # The leader's availability is the topic its last will is on.
+            self.assertEqual(config["availability_topic"], "wodclock/hall/leader")
+            kinds.setdefault(component, []).append(object_id)
+        self.assertEqual(sorted(kinds["button"]), ["lap", "next", "reset", "start_pause"])
+        self.assertEqual(kinds["select"], ["preset"])
+        self.assertEqual(kinds["text"], ["workout"])
+        self.assertIn("end", kinds["sensor"])
+        self.assertEqual(retained(port, "wodclock/hall/leader"), {"wodclock/hall/leader": "online"})
+        # Home Assistant restarted with its retained configs lost: it says so, they come back.
+        topic = "homeassistant/button/front/lap/config"
+        publish(port, topic, "", retain=True)
+        self.assertNotIn(topic, retained(port, "homeassistant/#"))
+        publish(port, "homeassistant/status", "online")
+        wait_until(lambda: topic in retained(port, "homeassistant/#", 1), what="the config again")
+
+    def test_a_button_and_a_typed_workout_act_on_the_clock(self):
+        port = self.broker.port
+        wait_until(lambda: "connected to the MQTT broker" in self.leader.log(), what="connected")
+        publish(port, "wodclock/hall/clock/front/ha/start_pause", "PRESS")
+        wait_until(lambda: self.leader.status()["state"] == "running", timeout=5,
+                   what="the button to start the clock\n" + self.leader.log())
+        state = wait_until(lambda: (lambda m: json.loads(m[next(iter(m))]) if m else None)(
+            retained(port, "wodclock/hall/clock/front/ha", 1)), what="the entities' state")
+        self.assertIn(state["state"], ("countin", "running"))
+        self.assertTrue(state["running"])
+        publish(port, "wodclock/hall/clock/front/ha/reset", "PRESS")
+        wait_until(lambda: self.leader.status()["state"] == "idle", what="the reset")
+        publish(port, "wodclock/hall/clock/front/ha/workout", "amrap 7")
+        wait_until(lambda: self.leader.status().get("preset") == "amrap 7", timeout=5,
+                   what="the typed workout to load\n" + self.leader.log())
+        self.assertEqual(self.leader.status()["mode"], "amrap")
+        wait_until(lambda: self.leader.status()["state"] in ("countin", "running"), timeout=5,
+                   what="the typed workout to start")
+        # A press Home Assistant never sends is refused, and the clock goes on.
+        publish(port, "wodclock/hall/clock/front/ha/lap", "PUSH")
+        wait_until(lambda: "Home Assistant's command refused" in self.leader.log(), what="a refusal")
 
 
 @unittest.skipUnless(os.path.exists(MOSQUITTO), "Debian's mosquitto is not installed")
