@@ -178,23 +178,26 @@ class Clock:
 
     def _record(self):
         try:
-            client = socket.socket(socket.AF_UNIX)
-            client.connect(self.socket)
-            client.sendall(b'{"cmd":"subscribe"}\n')
-            stream = client.makefile("r")
-            last = None
-            for line in stream:
-                event = json.loads(line)
-                status = event.get("status")
-                if event.get("event") != "status" and status is None:
-                    continue
-                display = (status or {}).get("display")
-                if display is not None and display != last:
-                    with self.lock:
-                        self.changes.append((time.monotonic(), display, status.get("state")))
-                    last = display
+            with socket.socket(socket.AF_UNIX) as client:
+                client.connect(self.socket)
+                client.sendall(b'{"cmd":"subscribe"}\n')
+                with client.makefile("r") as stream:
+                    self._read(stream)
         except (OSError, ValueError):
             pass
+
+    def _read(self, stream):
+        last = None
+        for line in stream:
+            event = json.loads(line)
+            status = event.get("status")
+            if event.get("event") != "status" and status is None:
+                continue
+            display = (status or {}).get("display")
+            if display is not None and display != last:
+                with self.lock:
+                    self.changes.append((time.monotonic(), display, status.get("state")))
+                last = display
 
     def log(self):
         with open(self.log_path, errors="replace") as f:

@@ -15,8 +15,10 @@ import WorkoutCore
 protocol LinkDaemonAccess: AnyObject {
   /// One reading of this clock, now: its engine instant and wall clock at one instant.
   func linkReading() -> ClockReading
-  /// The engine as it is, its name and how many changes it has had (``EngineHost/revision``).
-  var linkEngine: (engine: WorkoutEngine, name: String, revision: Int) { get }
+  /// How many changes the workout has had (``EngineHost/revision``): asked on every publish.
+  var linkRevision: Int { get }
+  /// The engine as it is (a copy: asked only when the revision moved).
+  var linkEngine: WorkoutEngine { get }
   /// The start a leader has asked for, taking effect at that engine instant.
   var linkPendingStart: EngineInstant? { get }
   /// The snapshot at `now`, for Home Assistant's state.
@@ -472,24 +474,23 @@ final class LinkFront {
   }
 
   private func publishState(at now: Int64) {
-    let current = daemon.linkEngine
+    let revision = daemon.linkRevision
     let pendingStart = daemon.linkPendingStart
-    if let published, published.revision == current.revision, published.pendingStart == pendingStart
-    {
+    if let published, published.revision == revision, published.pendingStart == pendingStart {
       return
     }
     let reading = daemon.linkReading()
     do {
       let startsAt = pendingStart.flatMap { reading.wallNanoseconds(atEngine: $0) }
       let state = try LeaderState(
-        leader: clientID, stamp: sequence.next(), engine: current.engine, reading: reading,
+        leader: clientID, stamp: sequence.next(), engine: daemon.linkEngine, reading: reading,
         startsAtWallNanoseconds: startsAt)
       if send(room.stateTopic, try state.encoded(), retain: true) {
-        published = (current.revision, pendingStart)
+        published = (revision, pendingStart)
       }
     } catch {
       logger.error("the workout's state cannot be published", [("error", error.message)])
-      published = (current.revision, pendingStart)
+      published = (revision, pendingStart)
     }
   }
 

@@ -25,9 +25,9 @@ extension Daemon: LinkDaemonAccess {
       speed: timeBase.speed)
   }
 
-  var linkEngine: (engine: WorkoutEngine, name: String, revision: Int) {
-    (host.engine, host.preset.name, host.revision)
-  }
+  var linkRevision: Int { host.revision }
+
+  var linkEngine: WorkoutEngine { host.engine }
 
   var linkPendingStart: EngineInstant? { pendingStart }
 
