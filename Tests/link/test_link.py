@@ -400,6 +400,21 @@ class Room(unittest.TestCase):
         time.sleep(1.5)
         self.assertEqual(annex_follower.status()["state"], "idle")
 
+    def test_a_broker_named_by_its_host_name_is_looked_up(self):
+        name = socket.gethostname()
+        try:
+            socket.getaddrinfo(name, self.broker.port, socket.AF_INET)
+        except OSError:
+            self.skipTest(f"this machine's name {name} does not resolve")
+        clock = Clock(self.directory, "named", "leader", self.broker.port)
+        with open(clock.config) as f:
+            text = f.read().replace('"127.0.0.1:', f'"{name}:')
+        with open(clock.config, "w") as f:
+            f.write(text)
+        self.clocks.append(clock.start())
+        wait_until(lambda: f"connected to the MQTT broker broker={name}:" in clock.log(),
+                   what="a connection through the name\n" + self.dump())
+
     def test_no_broker_there_and_the_clock_still_runs(self):
         port = free_port()
         lonely = Clock(self.directory, "lonely", "leader", port).start()
