@@ -95,7 +95,7 @@ import Testing
     let daemon = try DaemonHarness(config: testConfig)
     let missing = try daemon.ctl(["status"])
     #expect(missing.status == 69)
-    #expect(missing.error.contains("not reachable"))
+    #expect(missing.error.contains("not running"))
     let usage = try daemon.ctl(["stauts"])
     #expect(usage.status == 64)
     #expect(usage.error.contains("did you mean 'status'?"))
