@@ -11,10 +11,11 @@ SWIFT_FLAGS   ?=
 # libmicrohttpd-dev: the web server's header, and its runtime (loaded when a server starts).
 # libasound2-dev: ALSA's header for the speaker, and its runtime (loaded when a sound device
 # is first opened). libespeak-ng-dev and espeak-ng-data: the spoken cues' synthesizer and its
-# voices (loaded in the synthesizer's child process only).
+# voices (loaded in the synthesizer's child process only). groff-base and zsh: the man pages
+# are checked with groff's warnings on, the zsh completion is parsed by zsh.
 DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
                  xfonts-base pcf2bdf libmicrohttpd-dev libasound2-dev libespeak-ng-dev \
-                 espeak-ng-data
+                 espeak-ng-data groff-base zsh
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared
@@ -49,7 +50,7 @@ DEB_VERSION ?= $(VERSION)
 DEB_DIR     ?= .build/deb
 DEB_CONFIG  ?= Config/wodclock.yaml
 DEB_TOOLS   := dpkg-dev binutils
-DEB_TEST_TOOLS := lintian debootstrap groff-base man-db
+DEB_TEST_TOOLS := lintian debootstrap
 
 .PHONY: all deps build release static-libstdc++ demo test hil lint format bench clean install uninstall \
         deb deb-test
