@@ -274,7 +274,7 @@ import WorkoutCore
     // A well-formed command without a daemon: unavailable.
     let unreachable = try daemon.ctl(["snapshot", "--png", "x.png"])
     #expect(unreachable.status == 69)
-    #expect(unreachable.error.contains("not reachable"))
+    #expect(unreachable.error.contains("not running"))
   }
 
   @Test func aPNGIsNotWrittenToATerminal() throws {
