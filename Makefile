@@ -13,10 +13,11 @@ SWIFT_FLAGS   ?=
 # is first opened). libespeak-ng-dev and espeak-ng-data: the spoken cues' synthesizer and its
 # voices (loaded in the synthesizer's child process only). libmosquitto-dev: the MQTT client's
 # header, and its runtime (loaded when a client is first made); mosquitto: the broker the tests
-# start on a loopback port.
+# start on a loopback port. groff-base and zsh: the man pages are checked with groff's warnings
+# on, the zsh completion is parsed by zsh.
 DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
                  xfonts-base pcf2bdf libmicrohttpd-dev libasound2-dev libespeak-ng-dev \
-                 espeak-ng-data libmosquitto-dev mosquitto
+                 espeak-ng-data libmosquitto-dev mosquitto groff-base zsh
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared
@@ -33,18 +34,34 @@ RELEASE_FLAGS  := --static-swift-stdlib \
 
 BINDIR     := $(DESTDIR)$(PREFIX)/bin
 DOCDIR     := $(DESTDIR)$(PREFIX)/share/doc/wodclock
+MANDIR     := $(DESTDIR)$(PREFIX)/share/man
+BASHCOMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 CONFDIR    := $(DESTDIR)/etc/wodclock
 UNITDIR    := $(DESTDIR)/etc/systemd/system
 UDEVDIR    := $(DESTDIR)/etc/udev/rules.d
 BUILT      := .build/$(CONFIGURATION)
+MAN_PAGES  := docs/man/wodclockctl.1 docs/man/wodclock.yaml.5 docs/man/wodclockd.8
 
-.PHONY: all deps build release static-libstdc++ demo test hil lint format bench clean install uninstall
+# The Debian package (packaging/deb). Its version is VERSION's unless a test builds an earlier
+# one (`DEB_VERSION=0.1.0~earlier`), and it ships DEB_CONFIG as /etc/wodclock/wodclock.yaml.
+# dpkg-dev brings dpkg-shlibdeps (the Depends of what the binaries link); lintian and
+# debootstrap are for `make deb-test`.
+VERSION     := $(shell cat VERSION)
+DEB_VERSION ?= $(VERSION)
+DEB_DIR     ?= .build/deb
+DEB_CONFIG  ?= Config/wodclock.yaml
+DEB_TOOLS   := dpkg-dev binutils
+DEB_TEST_TOOLS := lintian debootstrap
+
+.PHONY: all deps build release static-libstdc++ demo test hil lint format bench clean install uninstall \
+        deb deb-test
 
 all: build
 
 # Installs only what is missing, so a developer machine is left alone when it has everything.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+define install-missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -52,6 +69,10 @@ deps:
 	  if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
 	fi
+endef
+
+deps:
+	$(call install-missing,$(DEB_PACKAGES))
 
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
@@ -78,6 +99,22 @@ test: deps
 hil: deps
 	SWIFT=$(SWIFT) Tests/hil/run.sh
 
+# The Debian package wodclock_VERSION_ARCH.deb in $(DEB_DIR), from the release build (which
+# `swift build` finds current when nothing changed: no rebuild). A staged tree packed with
+# dpkg-deb, not debhelper: the binaries come from SwiftPM, which dpkg-buildpackage would have to
+# drive from a debian/rules and whose toolchain no Build-Depends can name (it is not a Debian
+# package), so dh would only wrap the same steps; the maintainer scripts are the ones
+# dh_installsystemd and dh_installsysusers write, and lintian checks the result.
+deb: release
+	$(call install-missing,$(DEB_TOOLS))
+	packaging/deb/build.sh $(DEB_VERSION) .build/release $(DEB_DIR) $(DEB_CONFIG)
+
+# The package for real: lintian, then install, upgrade with an edited configuration, remove and
+# purge in a clean Debian 12 root (debootstrap, cached under .build). Needs root and a mirror.
+deb-test: deps
+	$(call install-missing,$(DEB_TEST_TOOLS))
+	SWIFT=$(SWIFT) Tests/package/run.sh
+
 # Formatting, and the layering rules (README, Development): pure modules import only the
 # standard library and each other, plugins reach the OS only through HardwareKit, and nothing
 # of the product uses the test support.
@@ -101,7 +138,7 @@ install: deps static-libstdc++
 	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	install -d $(BINDIR) $(DOCDIR)/examples $(CONFDIR) $(UNITDIR)
 	install -m 0755 $(BUILT)/wodclockd $(BUILT)/wodclockctl $(BINDIR)/
-	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/wodclockd.service > $(UNITDIR)/wodclockd.service
+	sed 's|/usr/local/|$(PREFIX)/|g' systemd/wodclockd.service > $(UNITDIR)/wodclockd.service
 	chmod 0644 $(UNITDIR)/wodclockd.service
 	install -m 0644 README.md $(DOCDIR)/
 	install -m 0644 Config/examples/*.yaml $(DOCDIR)/examples/
@@ -113,12 +150,18 @@ install: deps static-libstdc++
 	fi
 	install -d $(UDEVDIR)
 	install -m 0644 systemd/60-wodclock.rules $(UDEVDIR)/
+	for page in $(MAN_PAGES); do \
+	  section=$${page##*.}; install -D -m 0644 $$page $(MANDIR)/man$$section/$$(basename $$page); \
+	done
+	install -D -m 0644 completion/wodclockctl.bash $(BASHCOMPDIR)/wodclockctl
+	install -D -m 0644 completion/_wodclockctl $(ZSHCOMPDIR)/_wodclockctl
 	@if [ -z "$(DESTDIR)" ]; then \
 	  getent group wodclock >/dev/null || groupadd --system wodclock; \
 	  getent passwd wodclock >/dev/null || useradd --system --gid wodclock --home-dir /var/lib/wodclock \
 	    --no-create-home --shell /usr/sbin/nologin --comment "wodclock gym clock" wodclock; \
 	  for group in gpio i2c dialout input audio; do getent group $$group >/dev/null || groupadd --system $$group; done; \
 	  if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload 2>/dev/null || true; fi; \
+	  echo; . packaging/group-advice.sh; wodclock_group_advice; \
 	  echo; echo "installed. next:"; \
 	  echo "  edit /etc/wodclock/wodclock.yaml, then: wodclockd --check-config"; \
 	  echo "  systemctl enable --now wodclockd"; \
@@ -133,6 +176,8 @@ uninstall:
 	fi
 	rm -f $(BINDIR)/wodclockd $(BINDIR)/wodclockctl $(UNITDIR)/wodclockd.service
 	rm -f $(UDEVDIR)/60-wodclock.rules
+	rm -f $(MANDIR)/man1/wodclockctl.1 $(MANDIR)/man5/wodclock.yaml.5 $(MANDIR)/man8/wodclockd.8
+	rm -f $(BASHCOMPDIR)/wodclockctl $(ZSHCOMPDIR)/_wodclockctl
 	rm -rf $(DOCDIR)
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 	@echo "kept /etc/wodclock, /var/lib/wodclock and the wodclock user; remove them by hand if wanted"

@@ -126,6 +126,9 @@ let package = Package(
     // The web interface's files (Sources/WebAssets/files: the display, the remote, their styles
     // and scripts, the exercise catalogue), compiled in with C23 #embed and listed in one table.
     .target(name: "WebAssets", exclude: ["files"], cSettings: [.unsafeFlags(["-std=c23"])]),
+    // The version, from the VERSION file at the top (C23 #embed): the one place the binaries,
+    // the Debian package (`make deb`) and CHANGELOG.md agree on.
+    .target(name: "WodclockVersionInfo", cSettings: [.unsafeFlags(["-std=c23"])]),
 
     // Composition: plugins, loop, control socket, CLI.
     .target(
@@ -134,6 +137,7 @@ let package = Package(
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
         "SoundKit", "WorkoutNotation", "WebInterface", "WebAssets", "DeflateCoding", "ClockLink",
+        "WodclockVersionInfo",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], exclude: ["hot-functions.order"],
@@ -253,7 +257,7 @@ let package = Package(
 /// The C targets, which take no Swift settings.
 let cTargets: Set<String> = [
   "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CALSA", "CEspeakNG", "CMosquitto",
-  "WebAssets",
+  "WebAssets", "WodclockVersionInfo",
 ]
 
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {

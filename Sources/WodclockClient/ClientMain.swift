@@ -117,10 +117,11 @@ public enum ClientMain {
                        $XDG_RUNTIME_DIR/wodclockd.sock, /tmp/wodclockd-UID.sock: the first that exists)
         --json         print the daemon's JSON reply as it is
         --help         this help; `wodclockctl COMMAND --help` for one command
+        --version      wodclockctl's own version (`wodclockctl version` asks the daemon's)
 
       exit status: 0 ok, 1 refused by the daemon, 64 bad command line, 65 not a workout (explain),
       69 daemon not running, 73 cannot write the output file, 75 daemon busy (try again),
-      76 unexpected reply
+      76 unexpected reply, 77 the socket is closed to this user
       """
     return text
   }
@@ -142,6 +143,9 @@ public enum ClientMain {
         json = true
       case "--help", "-h":
         wantsHelp = true
+      case "--version" where words.isEmpty:
+        print("wodclockctl \(WodclockVersion.current)")
+        return ExitCode.ok
       default:
         if argument.hasPrefix("--socket=") {
           socketPath = String(argument.dropFirst("--socket=".count))

@@ -90,6 +90,25 @@ import WodclockTestSupport
       result.error.contains("cannot read the configuration: no such file or directory (ENOENT)"))
     #expect(result.error.contains("hint: copy the annotated default"))
   }
+
+  /// VERSION is the one place of the version: both binaries report it, and the newest entry of
+  /// CHANGELOG.md names it (the Debian package's version is checked by Tests/package/run.sh).
+  @Test func theBinariesAndTheChangelogAgreeWithTheVersionFile() throws {
+    let version = try FileSystem.readTextFile(repositoryRoot + "/VERSION")
+      .split(separator: "\n").first.map(String.init)
+    #expect(version?.isEmpty == false)
+    let daemon = try wodclockd(["--version"])
+    #expect(daemon.status == 0)
+    #expect(daemon.output == "wodclockd \(version ?? "")\n")
+    let client = try run(binaryDirectory + "/wodclockctl", ["--version"])
+    #expect(client.status == 0)
+    #expect(client.output == "wodclockctl \(version ?? "")\n")
+    let changelog = try FileSystem.readTextFile(repositoryRoot + "/CHANGELOG.md")
+    let released = changelog.split(separator: "\n").first {
+      $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]")
+    }
+    #expect(released?.hasPrefix("## [\(version ?? "")] - ") == true)
+  }
 }
 
 @Suite struct ControlReferenceTests {

@@ -9,7 +9,10 @@ cd "$root"
 make -s install DESTDIR="$stage" CONFIGURATION=debug >/dev/null
 for f in usr/local/bin/wodclockd usr/local/bin/wodclockctl etc/systemd/system/wodclockd.service \
   etc/wodclock/wodclock.yaml etc/udev/rules.d/60-wodclock.rules \
-  usr/local/share/doc/wodclock/examples/demo.yaml; do
+  usr/local/share/doc/wodclock/examples/demo.yaml usr/local/share/man/man8/wodclockd.8 \
+  usr/local/share/man/man1/wodclockctl.1 usr/local/share/man/man5/wodclock.yaml.5 \
+  usr/local/share/bash-completion/completions/wodclockctl \
+  usr/local/share/zsh/site-functions/_wodclockctl; do
   [ -e "$stage/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 # The check looks the socket's group up on this machine; without DESTDIR, `make install` creates it.
@@ -36,4 +39,12 @@ if [[ "$(cc -print-file-name=libstdc++.a)" == /* ]]; then
     echo "the installed daemon loads libstdc++.so"; exit 1
   fi
 fi
+# What `make install` (and the package's postinst) say about the socket's group: the command
+# wodclockctl itself names when the socket is closed to a user, for the user who ran sudo.
+advice=$(SUDO_USER=wodclock-no-such-user sh -c '. packaging/group-advice.sh; wodclock_group_advice')
+grep -q "sudo adduser wodclock-no-such-user wodclock" <<<"$advice" \
+  && grep -q "then log out and in again" <<<"$advice" \
+  || { echo "the group advice does not say how to join:"; echo "$advice"; exit 1; }
+grep -q 'sudo adduser \\(name) \\(groupName)`, then log out and' Sources/WodclockClient/ConnectionAdvice.swift \
+  || { echo "wodclockctl's advice changed: make packaging/group-advice.sh agree"; exit 1; }
 echo "install and uninstall ok"

@@ -313,7 +313,3 @@ public struct DaemonFailure: Error, CustomStringConvertible {
   public var message: String
   public var description: String { message }
 }
-
-public enum WodclockVersion {
-  public static let current = "0.1.0"
-}
