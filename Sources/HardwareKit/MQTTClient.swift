@@ -54,7 +54,7 @@ public final class MQTTClient {
 
   private var client: OpaquePointer?
   private var state: State = .idle
-  private var backoff = RetryBackoff()
+  private var backoff: RetryBackoff
   private var nextHousekeeping: Int64 = 0
   private var connectionCount = 0
   private var events: [Event] = []
@@ -72,6 +72,7 @@ public final class MQTTClient {
   ///   keepalive, user name, password, will, an unreadable CA file).
   public init(options: Options) throws(MQTTError) {
     self.options = options
+    backoff = options.reconnectBackoff
     var message = [CChar](repeating: 0, count: 512)
     guard cmosq_load(&message, message.count) == 0 else {
       throw MQTTError(

@@ -46,11 +46,14 @@ extension MQTTClient {
     public var maximumPayloadBytes: Int
     /// Events waiting for the caller at most; past it they are dropped (and counted).
     public var maximumQueuedEvents: Int
+    /// The waits between connection attempts while the broker cannot be reached.
+    public var reconnectBackoff: RetryBackoff
 
     public init(
       clientID: String, keepAliveSeconds: Int = 30, username: String? = nil,
       password: [UInt8]? = nil, certificateAuthorityFile: String? = nil, will: Will? = nil,
-      maximumPayloadBytes: Int = 256 * 1024, maximumQueuedEvents: Int = 1024
+      maximumPayloadBytes: Int = 256 * 1024, maximumQueuedEvents: Int = 1024,
+      reconnectBackoff: RetryBackoff = RetryBackoff()
     ) {
       self.clientID = clientID
       self.keepAliveSeconds = keepAliveSeconds
@@ -60,6 +63,7 @@ extension MQTTClient {
       self.will = will
       self.maximumPayloadBytes = maximumPayloadBytes
       self.maximumQueuedEvents = maximumQueuedEvents
+      self.reconnectBackoff = reconnectBackoff
     }
   }
 
