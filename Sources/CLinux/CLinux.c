@@ -626,3 +626,20 @@ int clinux_clock_synchronized(void) {
   if (result < 0) return -1;
   return result != TIME_ERROR && (state.status & STA_UNSYNC) == 0 ? 1 : 0;
 }
+
+int clinux_clock_mark_synchronized(int synchronized) {
+  struct timex state = {0};
+  state.modes = 0;
+  if (adjtimex(&state) < 0) return -1;
+  state.modes = ADJ_STATUS | ADJ_MAXERROR | ADJ_ESTERROR;
+  if (synchronized) {
+    state.status &= ~STA_UNSYNC;
+    state.maxerror = 1000;
+    state.esterror = 100;
+  } else {
+    state.status |= STA_UNSYNC;
+    state.maxerror = 16000000;
+    state.esterror = 16000000;
+  }
+  return adjtimex(&state) < 0 ? -1 : 0;
+}

@@ -65,6 +65,10 @@ let benchmarks: [Benchmark] = [
     summary: "the daemon with 5 web displays, and Chromium's second change against the daemon's",
     run: WebBenchmark.run),
   Benchmark(
+    name: "sync",
+    summary: "three clocks on one MQTT broker: the spread of their second changes, CPU, RSS",
+    run: SyncBenchmark.run),
+  Benchmark(
     name: "voice",
     summary: "ms to synthesize 60 spoken lines per language, the bank's KiB, the child's peak RSS",
     run: VoiceBenchmark.run),
@@ -83,9 +87,11 @@ func usage(_ benchmarks: [Benchmark]) -> Never {
     "usage: wodclock-bench [--seconds N] [--record FILE] <benchmark>... | all\n\nbenchmarks:\n"
   for benchmark in benchmarks { text += "  \(benchmark.name)  \(benchmark.summary)\n" }
   text += "\noptions:\n  --seconds N  measuring window of wakeup (per case), resources and web "
-  text += "(default 60), of matrix-wire (per rate, default 120) and speaker-voice (default 12)\n"
+  text += "(default 60), of matrix-wire (per rate, default 120), sync (default 30) and "
+  text += "speaker-voice (default 12)\n"
   text += "  --record FILE  speaker-voice writes what it heard to FILE (16-bit mono WAV)\n\n"
-  text += "wakeup, resources, ready and web start the wodclockd found next to this program;\n"
+  text += "wakeup, resources, ready, web and sync start the wodclockd found next to this program;\n"
+  text += "sync also starts Debian's mosquitto on a loopback port.\n"
   text += "build both with `make release`, as they are installed.\n"
   text += "speaker and speaker-voice need the snd-aloop loopback card and are not part of all; "
   text += "`make hil` runs it in its VM.\n"

@@ -239,4 +239,11 @@ int clinux_spi_configure(int fd, int mode, unsigned int speed);
 /// daemon (systemd-timesyncd, chrony, ntpd) clears STA_UNSYNC once it has synchronized.
 int clinux_clock_synchronized(void);
 
+/// Sets the kernel's NTP status as a time daemon does: `synchronized` 1 clears STA_UNSYNC and
+/// sets the maximum error to 1 ms and the estimated error to 100 µs (chrony's figures on a
+/// LAN); 0 sets STA_UNSYNC and both errors to 16 s, the kernel's NTP_PHASE_LIMIT, as after a
+/// boot. The other status bits are kept. 0 on success, -1 with errno (EPERM without
+/// CAP_SYS_TIME). adjtimex(2): ADJ_STATUS, ADJ_MAXERROR, ADJ_ESTERROR.
+int clinux_clock_mark_synchronized(int synchronized);
+
 #endif
