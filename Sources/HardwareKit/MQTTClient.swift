@@ -157,6 +157,13 @@ public final class MQTTClient {
     let result = address.address.description.withCString {
       cmosq_connect(client, $0, Int32(address.port), Int32(options.keepAliveSeconds), &errorNumber)
     }
+    // The CA file loaded and the handshake began: a broker whose certificate does not verify
+    // (or one that is not speaking TLS on this port) is a failure of this attempt, reported as
+    // an event and tried again with backoff, as when the same happens on a reconnection.
+    if result == CMOSQ_ERR_TLS && lastLogLine(or: "").hasSuffix("verify failed") {
+      started(result, errorNumber: errorNumber, now: now)
+      return
+    }
     if result == CMOSQ_ERR_TLS {
       defer { cmosq_clear_last_log(client) }
       state = .idle
@@ -334,10 +341,10 @@ public final class MQTTClient {
     guard let client else { return }
     refusalReported = false
     socketError = nil
-    cmosq_clear_last_log(client)
     if (result == CMOSQ_ERR_SUCCESS || result == CMOSQ_ERR_CONN_PENDING)
       && cmosq_socket(client) >= 0
     {
+      cmosq_clear_last_log(client)
       connectionCount += 1
       state = .connecting
       nextHousekeeping = now + Self.housekeepingNanoseconds
@@ -345,8 +352,10 @@ public final class MQTTClient {
       return
     }
     state = .connecting
-    events.append(
-      .connectionFailed(disconnectionError(result, errorNumber: errorNumber, connected: false)))
+    // Made before the library's last log line is cleared: it holds OpenSSL's reason.
+    let failure = disconnectionError(result, errorNumber: errorNumber, connected: false)
+    cmosq_clear_last_log(client)
+    events.append(.connectionFailed(failure))
     retry(after: now, held: false)
   }
 

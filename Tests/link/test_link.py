@@ -438,6 +438,56 @@ class Room(unittest.TestCase):
         self.assertEqual(lonely.log().count("MQTT broker is not reachable"), 1, "said once")
 
 
+def make_certificates(directory):
+    """A gym's own CA and a broker certificate it signed for 127.0.0.1, by openssl."""
+    def run(*arguments):
+        subprocess.run(["openssl"] + list(arguments), check=True, capture_output=True,
+                       cwd=directory)
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+        "-days", "2", "-subj", "/CN=gym CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "broker.key", "-out", "broker.csr",
+        "-subj", "/CN=127.0.0.1")
+    with open(os.path.join(directory, "san"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "broker.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "broker.pem", "-days", "2", "-extfile", "san")
+
+
+@unittest.skipUnless(os.path.exists(MOSQUITTO) and shutil.which("openssl"),
+                     "Debian's mosquitto or openssl is not installed")
+class TLS(unittest.TestCase):
+    def test_the_gyms_own_ca_is_trusted_and_the_systems_is_not_fooled(self):
+        directory = tempfile.mkdtemp(prefix="wodclock-link-")
+        make_certificates(directory)
+        port = free_port()
+        config = os.path.join(directory, "mosquitto.conf")
+        with open(config, "w") as f:
+            f.write(f"listener {port} 127.0.0.1\nuser root\nallow_anonymous true\n"
+                    f"cafile {directory}/ca.pem\ncertfile {directory}/broker.pem\n"
+                    f"keyfile {directory}/broker.key\n")
+        broker = subprocess.Popen([MOSQUITTO, "-c", config], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        clocks = []
+        try:
+            wait_until(lambda: Broker(directory, port)._listening(), what="mosquitto over TLS")
+            trusting = Clock(directory, "own-ca", "leader", port,
+                             extra=f"  tls: {{ca_file: {directory}/ca.pem}}\n").start()
+            clocks.append(trusting)
+            system = Clock(directory, "system-ca", "leader", port, extra="  tls: true\n").start()
+            clocks.append(system)
+            wait_until(lambda: "connected to the MQTT broker" in trusting.log(),
+                       what="a TLS connection\n" + trusting.log())
+            wait_until(lambda: "certificate verify failed" in system.log(),
+                       what="the refused certificate\n" + system.log())
+            self.assertNotIn("connected to the MQTT broker", system.log())
+        finally:
+            for clock in clocks:
+                clock.stop()
+            broker.terminate()
+            broker.wait()
+            shutil.rmtree(directory, ignore_errors=True)
+
+
 def retained(port, topic_filter, seconds=1):
     """The retained messages under `topic_filter` now: {topic: payload}."""
     done = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic_filter,
