@@ -48,12 +48,27 @@ def anchors(path):
         anchors_cache[path] = found
     return anchors_cache[path]
 
+def paragraphs(path):
+    """Runs of prose lines joined with spaces (a link may wrap), with the first line's number."""
+    start, lines, last = None, [], None
+    for number, line in prose_lines(path):
+        if not line.strip() or (last is not None and number != last + 1):
+            if lines:
+                yield start, " ".join(lines)
+            start, lines = None, []
+        if line.strip():
+            start = number if start is None else start
+            lines.append(line.strip())
+        last = number
+    if lines:
+        yield start, " ".join(lines)
+
 problems = 0
 for page in sys.argv[1:]:
     here = os.path.dirname(page)
-    for number, line in prose_lines(page):
-        line = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line)
-        for m in LINK.finditer(line):
+    for number, text in paragraphs(page):
+        text = re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), text)
+        for m in LINK.finditer(text):
             target = m.group(1)
             if re.match(r"^[a-z][a-z0-9+.-]*:", target):
                 continue                              # http:, https:, mailto:
@@ -73,9 +88,9 @@ PY
 cd "$root"
 check README.md docs/*.md
 
-# The check itself must be able to fail: a missing file, a missing anchor and an image path
-# written from the wrong directory are caught; a heading's anchor with code and punctuation is
-# found, and a link inside code is not a link.
+# The check itself must be able to fail: a missing file, a missing anchor (also in a link that
+# wraps) and an image path written from the wrong directory are caught; a heading's anchor with
+# code and punctuation is found, and a link inside code is not a link.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/docs/web"
@@ -91,7 +106,7 @@ See [buttons](#buttons-gpio-button-wired) and [the page](docs/page.md#a-part).
 EOF
 printf '# Page\n## A part\n![shot](web/shot.png)\n' >"$scratch/docs/page.md"
 (cd "$scratch" && check README.md docs/page.md) || { echo "the link check refused good links" >&2; exit 1; }
-printf '[gone](docs/gone.md) [no anchor](docs/page.md#b-part)\n' >>"$scratch/README.md"
+printf '[gone](docs/gone.md) [no\nanchor](docs/page.md#b-part)\n' >>"$scratch/README.md"
 printf '![wrong dir](docs/web/shot.png)\n' >>"$scratch/docs/page.md"
 caught=$(cd "$scratch" && check README.md docs/page.md | wc -l || true)
 [ "$caught" -eq 3 ] || { echo "the link check caught $caught of 3 broken links" >&2; exit 1; }
