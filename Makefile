@@ -115,7 +115,7 @@ deb-test: deps
 	$(call install-missing,$(DEB_TEST_TOOLS))
 	SWIFT=$(SWIFT) Tests/package/run.sh
 
-# Formatting, and the layering rules (README, Development): pure modules import only the
+# Formatting, and the layering rules (docs/development.md): pure modules import only the
 # standard library and each other, plugins reach the OS only through HardwareKit, and nothing
 # of the product uses the test support.
 lint:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The layering rules of the README's Development section, checked on the sources.
+"""The layering rules of docs/development.md, checked on the sources.
 
 Usage: check-layers.py [ROOT]    (ROOT: the repository, by default the one holding this script)
 
