@@ -142,9 +142,9 @@ install: deps static-libstdc++
 	chmod 0644 $(UNITDIR)/wodclockd.service
 	install -m 0644 README.md $(DOCDIR)/
 	install -m 0644 Config/examples/*.yaml $(DOCDIR)/examples/
-	install -m 0644 Config/wodclock.yaml $(DOCDIR)/wodclock.yaml.default
+	install -m 0644 Config/wodclock.yaml $(DOCDIR)/examples/wodclock.yaml.default
 	@if [ -e $(CONFDIR)/wodclock.yaml ]; then \
-	  echo "keeping the existing $(CONFDIR)/wodclock.yaml (the new default is in $(DOCDIR))"; \
+	  echo "keeping the existing $(CONFDIR)/wodclock.yaml (the new default is $(DOCDIR)/examples/wodclock.yaml.default)"; \
 	else \
 	  install -m 0644 Config/wodclock.yaml $(CONFDIR)/wodclock.yaml; \
 	fi
