@@ -431,9 +431,15 @@ public final class MQTTClient {
     if let now, cmosq_socket(client) < 0 {
       switch state {
       case .connecting, .connected:
-        events.append(
-          .connectionFailed(
-            MQTTError(reason: .connectionLost, message: "the connection to \(brokerText) ended")))
+        // A TLS handshake that failed after the connect returned (a broker's certificate
+        // that does not verify, on a slower connection) ends here: OpenSSL's reason is the
+        // library's last log line.
+        let failure =
+          lastLogIsOpenSSL
+          ? disconnectionError(Int32(CMOSQ_ERR_TLS), errorNumber: 0, connected: false)
+          : MQTTError(reason: .connectionLost, message: "the connection to \(brokerText) ended")
+        cmosq_clear_last_log(client)
+        events.append(.connectionFailed(failure))
         retry(after: now, held: false)
       default: break
       }
@@ -452,6 +458,12 @@ public final class MQTTClient {
   // MARK: - Errors
 
   private var brokerText: String { broker.map { "the MQTT broker at \($0)" } ?? "the MQTT broker" }
+
+  /// Whether the library's last log line is OpenSSL's reason for a failed handshake.
+  private var lastLogIsOpenSSL: Bool {
+    guard let client else { return false }
+    return String(cString: cmosq_last_log(client)).hasPrefix("OpenSSL Error")
+  }
 
   private func lastLogLine(or fallback: String) -> String {
     guard let client else { return fallback }
