@@ -76,8 +76,13 @@ class Display(unittest.TestCase):
             self.assertEqual(shown(self.browser), frozen, "offline, the time does not move")
         finally:
             self.daemon.freeze(False)
-        wait_until(lambda: not self.browser.evaluate("window.wodclockDisplay.offline()"),
-                   timeout=20, what="the page to reconnect")
+        # The moment the page says it is back, it shows the live time, never the frozen digits
+        # (the daemon ran on for more than a second meanwhile): both read in one evaluation.
+        back = wait_until(lambda: self.browser.evaluate(
+            "(function () { var d = window.wodclockDisplay;"
+            " return d.offline() ? null : d.digits(); })()"),
+            timeout=20, interval=0.002, what="the page to reconnect")
+        self.assertNotEqual(back, frozen, "back online, the page shows the live time at once")
         self.assert_shows_the_daemons_second(samples=5)
 
     def test_the_clock_keeps_the_tightest_ping_that_agrees_with_the_newest(self):

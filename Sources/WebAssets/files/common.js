@@ -220,15 +220,24 @@
     } catch (error) {
       return;
     }
-    var wasOffline = this.isOffline();
     this.lastMessageAt = performance.now();
     if (event.lastEventId) {
       var id = Number(event.lastEventId);
       if (isFinite(id)) this.lastEventId = id;
     }
-    if (wasOffline && this.handlers.online) this.handlers.online();
     var handler = this.handlers[kind];
     if (handler) handler(payload);
+    // Online again the moment a message arrives (after the handler took it in), not at the
+    // next silence check: a page back from offline draws the live time at once instead of
+    // showing its frozen digits for up to a check's interval.
+    this.report(false);
+  };
+
+  /// Tells the page when the feed goes offline or comes back, once per change.
+  EventFeed.prototype.report = function (offline) {
+    if (offline === this.reportedOffline) return;
+    this.reportedOffline = offline;
+    if (this.handlers.offline) this.handlers.offline(offline);
   };
 
   /// Offline: nothing received for 5 s, or nothing ever received.
@@ -238,10 +247,7 @@
 
   EventFeed.prototype.checkSilence = function () {
     var offline = this.isOffline();
-    if (offline !== this.reportedOffline) {
-      this.reportedOffline = offline;
-      if (this.handlers.offline) this.handlers.offline(offline);
-    }
+    this.report(offline);
     // A stream that went silent without closing (Wi-Fi lost, a half-open connection) raises no
     // error: it is opened anew every 5 s of silence, which is what EventSource would do for
     // a closed one.

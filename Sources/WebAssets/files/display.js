@@ -35,6 +35,9 @@
       var previous = current;
       current = payload;
       applyFace(payload.face, previous && previous.face);
+      // Drawn at once, not at the next animation frame: a press shows the moment its status
+      // arrives, and a page back from offline never shows its frozen digits beside live ones.
+      draw();
     },
     cue: function (payload) { if (payload && payload.cue) cue(payload); },
     heartbeat: function () {},
@@ -44,6 +47,7 @@
       document.body.classList.toggle("offline", isOffline);
       W.setText(el.sign, feed.connectedOnce ? "offline — reconnecting" : "connecting…");
       W.show(el.sign, isOffline);
+      draw();
     },
     unsupported: function () {
       W.setText(el.sign, "this browser cannot show the live clock (no EventSource)");
