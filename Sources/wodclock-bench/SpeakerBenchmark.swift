@@ -73,21 +73,45 @@ enum SpeakerBenchmark {
     try Interruption.check()
     var checks = Checks()
 
-    // The floor first, while nothing else plays on the card.
-    if let floor = try runFloor() {
-      report("speaker.floor_p50", floor.p50, "ms", decimals: 2)
-      report("speaker.floor_p99", floor.p99, "ms", decimals: 2)
-      report("speaker.floor_max", floor.max, "ms", decimals: 2)
-    } else {
-      print("speaker.floor unavailable (alsa-click-floor not found or failed)")
-    }
-
     // The volume control the daemon ducks, made before the daemon starts, as a gym's music
     // player would have made it.
     try LoopbackVolumeControl.define(card: card)
     try LoopbackVolumeControl.create(sampleRate: sampleRate)
     let mixer = try ALSAMixer.open(card: card)
+    defer { mixer.close() }
     let master = try mixer.control(named: "Master")
+
+    // Twice: as the installed service runs it (the unit's real-time policy, the floor under
+    // the same), then as a plain process beside the bench (both under the normal policy).
+    // The second run also unplugs the card.
+    let service = SchedulingPolicy.firstInFirstOut(priority: WakeupBenchmark.servicePriority)
+    for (label, policy) in [("speaker", service), ("speaker.normal_policy", .normal)] {
+      try Interruption.check()
+      try timingRun(
+        label: label, policy: policy, mixer: mixer, master: master, replugAfter: policy == .normal,
+        checks: &checks)
+    }
+    if checks.failures > 0 {
+      throw BenchmarkError("\(checks.failures) speaker check(s) failed")
+    }
+  }
+
+  /// The floor, then the daemon's timing run under `policy` (figures as `label.…`), with a
+  /// pause, the ducking and, with `replugAfter`, the card unplugged and plugged back.
+  static func timingRun(
+    label: String, policy: SchedulingPolicy, mixer: ALSAMixer, master: ALSAMixer.Control,
+    replugAfter: Bool, checks: inout Checks
+  ) throws {
+    print("\(label).policy \(policy)")
+    // The floor first, while nothing else plays on the card.
+    if let floor = try runFloor(policy: policy) {
+      report("\(label).floor_p50", floor.p50, "ms", decimals: 2)
+      report("\(label).floor_p99", floor.p99, "ms", decimals: 2)
+      report("\(label).floor_max", floor.max, "ms", decimals: 2)
+    } else {
+      print("\(label).floor unavailable (alsa-click-floor not found or failed)")
+    }
+    try mixer.refresh()
     let musicLevel = try master.volume()
 
     let scratch = try ScratchDirectory(prefix: "wodclock-bench-")
@@ -95,6 +119,13 @@ enum SpeakerBenchmark {
     let daemon = try DaemonUnderTest(
       configuration: configuration, in: scratch, speed: speed, keepsLog: true)
     defer { daemon.stop() }
+    if policy != .normal {
+      do {
+        try policy.apply(threadID: daemon.process.processID)
+      } catch {
+        print("\(label): the daemon keeps the normal policy: \(error) (run as root)")
+      }
+    }
     var events = try subscribe(daemon)
 
     // The timing run, with a pause 100 ms before the 60th cue.
@@ -175,27 +206,26 @@ enum SpeakerBenchmark {
           return
             "\(milliseconds(stray - startedAt)) ms (\((stray - near) / 1_000_000) ms from a cue)"
         }.joined(separator: ", "))
-    report("speaker.split_ticks", Double(splits.count), "ticks", decimals: 0)
+    report("\(label).split_ticks", Double(splits.count), "ticks", decimals: 0)
     let expectedDuck = musicLevel - (musicLevel - master.range.lowerBound) * 60 / 100
     checks.check(
       duckedLevel.map { abs($0 - expectedDuck) <= 1 } == true && restoredLevel == musicLevel,
       "the music's 'Master' lowered by 60% while cues play and restored after "
         + "(\(musicLevel) -> \(duckedLevel.map(String.init) ?? "?") -> \(restoredLevel))",
       "expected \(expectedDuck) then \(musicLevel)")
-    mixer.close()
-    report("speaker.cues", Double(match.lateness.count), "cues", decimals: 0)
-    report("speaker.median", Double(match.median) / 1e6, "ms", decimals: 2)
-    report("speaker.p50", Double(match.distance(percentile: 50)) / 1e6, "ms", decimals: 2)
-    report("speaker.p99", Double(match.distance(percentile: 99)) / 1e6, "ms", decimals: 2)
-    report("speaker.max", Double(match.distance(percentile: 100)) / 1e6, "ms", decimals: 2)
+    report("\(label).cues", Double(match.lateness.count), "cues", decimals: 0)
+    report("\(label).median", Double(match.median) / 1e6, "ms", decimals: 2)
+    report("\(label).p50", Double(match.distance(percentile: 50)) / 1e6, "ms", decimals: 2)
+    report("\(label).p99", Double(match.distance(percentile: 99)) / 1e6, "ms", decimals: 2)
+    report("\(label).max", Double(match.distance(percentile: 100)) / 1e6, "ms", decimals: 2)
+    // What the daemon says of the card running dry (an underrun, recovered): the cause of a
+    // split tick, and of a late one.
+    report("\(label).underruns", Double(underruns(in: daemon)), "times", decimals: 0)
 
-    try replug(daemon, events: &events, checks: &checks)
+    if replugAfter { try replug(daemon, events: &events, checks: &checks) }
     let stats = try ProcessStats.sample(processID: daemon.process.processID)
-    report("speaker.peak_rss", Double(stats.peakResidentBytes) / 1e6, "MB")
+    report("\(label).peak_rss", Double(stats.peakResidentBytes) / 1e6, "MB")
     try? events.close()
-    if checks.failures > 0 {
-      throw BenchmarkError("\(checks.failures) speaker check(s) failed")
-    }
   }
 
   // MARK: - Unplugged and plugged back
@@ -301,6 +331,16 @@ enum SpeakerBenchmark {
     }
   }
 
+  /// The underruns the daemon's log tells of (`sound stream ran dry`, `times=N` per stream).
+  static func underruns(in daemon: DaemonUnderTest) -> Int {
+    guard let path = daemon.logPath, let log = try? FileSystem.readTextFile(path) else { return 0 }
+    return log.split(separator: "\n").filter { has($0, "sound stream ran dry") }.reduce(0) {
+      total, line in
+      let field = line.split(separator: " ").first { $0.hasPrefix("times=") }
+      return total + (field.flatMap { Int($0.dropFirst("times=".count)) } ?? 1)
+    }
+  }
+
   static func count(of message: String, in daemon: DaemonUnderTest) -> Int {
     guard let path = daemon.logPath, let log = try? FileSystem.readTextFile(path) else { return 0 }
     return log.split(separator: "\n").count { has($0, message) }
@@ -328,12 +368,15 @@ enum SpeakerBenchmark {
   static func milliseconds(_ instant: Int64) -> String { "\(instant / 1_000_000)" }
 
   /// The C floor's figures, from its `floor:` line; nil when it is not there or failed.
-  static func runFloor() throws -> (p50: Double, p99: Double, max: Double)? {
+  static func runFloor(policy: SchedulingPolicy) throws -> (p50: Double, p99: Double, max: Double)?
+  {
     guard
       let child = try? Subprocess.spawn(
         executable: "alsa-click-floor", arguments: [playbackDevice, captureDevice, "120", "50"],
         standardInput: .nullDevice, standardOutput: .pipe, standardError: .pipe)
     else { return nil }
+    // Its first click is 200 ms after its start: set well before.
+    if policy != .normal { try? policy.apply(threadID: child.processID) }
     let result = try collect(child)
     let text = String(decoding: result.output, as: UTF8.self)
     guard result.status == 0,

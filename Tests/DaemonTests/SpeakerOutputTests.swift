@@ -186,6 +186,28 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     #expect(card.starts >= 2)
   }
 
+  /// A loop stalled longer than the buffer while the horn plays runs the card dry: the
+  /// stream recovers, the log says so once for that stream (with how often), and the next cue
+  /// is heard on its instant as before.
+  @Test func aCardRunDryIsSaidOnceAndTheNextCueIsOnTime() throws {
+    let (clock, card) = try Self.speaker(speakerConfig())
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 10.05)
+    clock.stall(for: 0.1)
+    clock.run(for: 22)
+    #expect(card.underruns == 1)
+    let said = clock.logLines(containing: "sound stream ran dry")
+    #expect(said.count == 1, "\(said)")
+    #expect(said.first?.contains("times=1") == true, "\(said)")
+    // The work's 3-2-1 at 27, 28 and 29 s and the rest's bell at 30 s, to the frame.
+    let later = card.onsets().map(Self.seconds).filter { $0 > 11 }
+    #expect(later.count == 4, "\(later)")
+    for (onset, instant) in zip(later, [27.0, 28, 29, 30]) {
+      #expect(abs(onset - instant) < 0.000_2, "heard at \(onset) s, due at \(instant) s")
+    }
+  }
+
   @Test func aPauseJustBeforeACueTakesItsForeseenSoundBack() throws {
     let (clock, card) = try Self.speaker(speakerConfig())
     clock.start()

@@ -117,6 +117,8 @@ public final class SpeakerOutput: OutputPlugin {
   private var audibleUntil: Int64 = .min
   private var scratch: [Int16] = []
   private var underrunsSeen = 0
+  /// The stream's underrun count when it started: how often it ran dry is said when it stops.
+  private var underrunsAtStart = 0
   /// The running average of the stream's measured position minus the frames counted, and
   /// whether the stream has been measured since it started.
   private var drift: Int64 = 0
@@ -363,6 +365,7 @@ public final class SpeakerOutput: OutputPlugin {
     running = true
     framesWritten = 0
     underrunsSeen = playback.underruns
+    underrunsAtStart = playback.underruns
     drift = 0
     measured = false
     writingSilence = true
@@ -446,6 +449,17 @@ public final class SpeakerOutput: OutputPlugin {
   private func stopStream() {
     guard running else { return }
     running = false
+    if let playback, playback.underruns > underrunsAtStart {
+      // Said once per stream, not per underrun: a loop late often enough to run the card dry
+      // (an overloaded machine) would otherwise fill the journal. A sound it cut is heard in
+      // two parts, the second on time.
+      context?.log(
+        .notice, "sound stream ran dry",
+        [
+          ("device", deviceName), ("times", "\(playback.underruns - underrunsAtStart)"),
+          ("hint", "the loop was late by more than the buffer; a larger `buffer` tolerates it"),
+        ])
+    }
     try? playback?.stop()
     restoreDucking()
   }
