@@ -31,6 +31,11 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
   private(set) var heard: [(instant: Int64, sample: Int16)] = []
   private(set) var starts = 0
   var unplugged = false
+  /// How often the card moves the position it reports (snd-aloop's timer tick, a period);
+  /// 0: every frame. Between steps the frames played since are still reported as queued,
+  /// and a read is stamped with the time of the read, as the kernel stamps it.
+  var positionStep: Int64 = 0
+  private var startedAt: Int64 = 0
 
   init(now: @escaping () -> Int64) { self.now = now }
 
@@ -58,12 +63,25 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
 
   func writableFrames() throws(ALSAError) -> Int {
     try advance()
-    return bufferFrames - queued.count
+    return max(0, bufferFrames - queued.count - unreported())
   }
 
   func delayFrames() throws(ALSAError) -> Int {
     try advance()
-    return queued.count
+    return queued.count + unreported()
+  }
+
+  /// The frames played since the reported position last stepped.
+  private func unreported() -> Int {
+    guard positionStep > 0, state == .running else { return 0 }
+    let current = now()
+    let lastStep = current - (current - startedAt) % positionStep
+    var count = 0
+    for frame in heard.reversed() {
+      guard frame.instant + frameLength > lastStep else { break }
+      count += 1
+    }
+    return count
   }
 
   /// The free frames, with the instant they were counted at: now, for this card. As ALSA, it
@@ -89,6 +107,7 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
       state = .running
       starts += 1
       headInstant = now()
+      startedAt = now()
     }
     return count
   }
@@ -184,6 +203,24 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     #expect(card.underruns == 0)
     // The stream runs around the sounds only: started again for the work's countdown.
     #expect(card.starts >= 2)
+  }
+
+  /// A card that moves its position in 4 ms steps (snd-aloop's timer at HZ=250) makes most
+  /// reads old by up to a step: the sounds are still heard at their instants, not early by the
+  /// reads' average age.
+  @Test func aCardWhosePositionMovesInStepsIsStillHeardOnTime() throws {
+    let (clock, card) = try Self.speaker(speakerConfig())
+    card.positionStep = 4_000_000
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 32)
+    let expected: [Double] = [7, 8, 9, 10, 27, 28, 29, 30]
+    let onsets = card.onsets().map(Self.seconds)
+    #expect(onsets.count == expected.count, "\(onsets)")
+    for (onset, instant) in zip(onsets, expected) {
+      #expect(abs(onset - instant) < 0.000_3, "heard at \(onset) s, due at \(instant) s")
+    }
+    #expect(card.underruns == 0)
   }
 
   /// A loop stalled longer than the buffer while the horn plays runs the card dry: the

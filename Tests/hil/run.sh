@@ -105,7 +105,7 @@ run_sound() {
   echo "hil: built sound ($(since "$start") s)"
   start=$(now)
   rc=0
-  Tests/hil/gpio-sim-vm.sh --timeout 360 -m 768 --sound --voice \
+  Tests/hil/gpio-sim-vm.sh --timeout 540 -m 768 --sound --voice \
     -b "$scratch/release/wodclock-sound-check" -b "$scratch/release/wodclockd" \
     -b "$scratch/release/wodclock-bench" -b .build/hil-sound/alsa-click-floor -- \
     "alsa-click-floor; floor=\$?; wodclock-sound-check --mixer --replug; check=\$?;

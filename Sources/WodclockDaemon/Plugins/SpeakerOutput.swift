@@ -78,12 +78,12 @@ public final class SpeakerOutput: OutputPlugin {
   static let startAhead: Int64 = 60_000_000
   /// A stream whose next sound is further away than this is dropped once it has played out.
   static let idleGap: Int64 = 1_000_000_000
-  /// The measured position of the stream may stray from the frames counted by this much at
-  /// once (a position read between periods) before the count is set to it; below that, a
-  /// running average of the difference is followed while the stream plays silence, so a
-  /// card's clock running against the system's never moves a sound that is playing.
+  /// The stream's position, read again and again, may show the frames counted this far off
+  /// before the count is set to it at once (frames lost); below that, the count follows it
+  /// while the stream plays silence, so a card's clock running against the system's never
+  /// moves a sound that is playing (SoundKit's StreamPositionFilter: the earliest recent read).
   static let allowedDrift: Int64 = 2_000_000
-  /// The running average is followed once it is this far off.
+  /// The count follows the position once it is this far off.
   static let followedDrift: Int64 = 200_000
   static let minimumBackoff: Int64 = 1_000_000_000
   static let maximumBackoff: Int64 = 30_000_000_000
@@ -119,10 +119,9 @@ public final class SpeakerOutput: OutputPlugin {
   private var underrunsSeen = 0
   /// The stream's underrun count when it started: how often it ran dry is said when it stops.
   private var underrunsAtStart = 0
-  /// The running average of the stream's measured position minus the frames counted, and
-  /// whether the stream has been measured since it started.
-  private var drift: Int64 = 0
-  private var measured = false
+  /// The stream's recent position reads, against the frames counted.
+  private var position = StreamPositionFilter(
+    immediate: SpeakerOutput.allowedDrift, followed: SpeakerOutput.followedDrift)
   /// Whether the last frames written were silence: the count may be moved then.
   private var writingSilence = true
 
@@ -366,8 +365,7 @@ public final class SpeakerOutput: OutputPlugin {
     framesWritten = 0
     underrunsSeen = playback.underruns
     underrunsAtStart = playback.underruns
-    drift = 0
-    measured = false
+    position.reset()
     writingSilence = true
     // The first frame is heard when the stream starts, which the first write (a full buffer)
     // does at once: now, read again after the mixer's call.
@@ -376,9 +374,9 @@ public final class SpeakerOutput: OutputPlugin {
 
   /// Writes as much as the device takes, each frame rendered for the instant it will be heard.
   private func fill(_ playback: any SoundStream, at now: Int64) throws(ALSAError) {
-    // The free frames and the instant the card's position was read for them: a position read
-    // between its updates (some cards move it a period or a timer tick at a time) would put
-    // every sound early by up to that.
+    // The free frames and the instant the card's position was read for them. A card moves
+    // its position a period, a packet or a timer tick at a time, so a read between two steps
+    // is old by up to a step: follow() keeps the earliest of the recent reads.
     // A stream not started yet has no position to stamp (ALSA refuses the call), and a card
     // that cannot stamp it is measured by its delay.
     var available = 0
@@ -428,21 +426,17 @@ public final class SpeakerOutput: OutputPlugin {
     }
   }
 
-  /// Keeps the frames counted on the stream's measured position (`error` is measured minus
-  /// counted): at once after the stream's start, an underrun or a jump; by the running average
-  /// while silence is written.
+  /// Keeps the frames counted on the stream's position (`error` is when a read says the next
+  /// frame is heard minus when the count says it is): taken whole after the stream's start or
+  /// an underrun, otherwise by the earliest of the recent reads.
   private func follow(_ error: Int64, underruns: Int) {
-    if !measured || underruns != underrunsSeen || abs(error) > Self.allowedDrift {
-      measured = true
+    if underruns != underrunsSeen {
       underrunsSeen = underruns
-      drift = 0
-      mixer = SoundMixer(sampleRate: mixer.sampleRate, origin: mixer.origin + error)
-      return
+      position.reset()
     }
-    drift += (error - drift) / 4
-    if writingSilence && abs(drift) > Self.followedDrift {
-      mixer = SoundMixer(sampleRate: mixer.sampleRate, origin: mixer.origin + drift)
-      drift = 0
+    let correction = position.correction(adding: error, whileSilent: writingSilence)
+    if correction != 0 {
+      mixer = SoundMixer(sampleRate: mixer.sampleRate, origin: mixer.origin + correction)
     }
   }
 
