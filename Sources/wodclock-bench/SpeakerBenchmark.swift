@@ -182,8 +182,9 @@ enum SpeakerBenchmark {
     checks.check(
       match.missed.isEmpty && due.count >= 100,
       "every cue heard within \(bound / 1_000_000) ms (\(match.lateness.count) of \(due.count))",
-      "missed at \(match.missed.prefix(5).map { milliseconds($0) }) ms; "
-        + "strays at \(match.strays.prefix(5).map { milliseconds($0) }) ms")
+      "missed at \(match.missed.prefix(5).map { milliseconds($0 - startedAt) }) ms, "
+        + "strays at \(match.strays.prefix(5).map { milliseconds($0 - startedAt) }) ms "
+        + "after the start (a cue every 250 ms, the 60th paused for a second)")
     if let pause {
       let during = heard.filter { $0 > pause.from && $0 < pause.to }
       checks.check(
