@@ -374,15 +374,38 @@ public final class SpeakerOutput: OutputPlugin {
 
   /// Writes as much as the device takes, each frame rendered for the instant it will be heard.
   private func fill(_ playback: any SoundStream, at now: Int64) throws(ALSAError) {
-    // The free frames, and when the next frame written is heard: now plus the delay (the
-    // frames queued and what the card holds), the clock read after the delay, as the floor
-    // of wodclock-bench speaker measures it. A card moves its position a period, a packet or
-    // a timer tick at a time, so a read between two steps is old by up to a step and says
-    // the frame is heard later than it is: follow() keeps the earliest of the recent reads.
-    let available = try playback.writableFrames()
+    // The free frames and the instant the card's position was read for them
+    // (snd_pcm_htimestamp: the pointer's last update and its time stamp, a consistent pair).
+    // A card moves its position a period, a packet or a timer tick at a time, and a pointer
+    // updated between two steps is stamped with the time of the update, so a pair can be old
+    // by up to a step and say the frame is heard later than it is: follow() keeps the
+    // earliest of the recent pairs. (The delay with the clock read after it, as the floor
+    // reads it, was tried: on snd-aloop at 22050 Hz a few of those reads came 17 ms early.)
+    // A stream not started yet has no position to stamp (ALSA refuses the call), and a card
+    // that cannot stamp it is measured by its delay.
+    var available = 0
+    var stamp: Int64 = 0
+    if framesWritten == 0 {
+      available = try playback.writableFrames()
+    } else {
+      do throws(ALSAError) {
+        (available, stamp) = try playback.timestampedWritableFrames()
+      } catch {
+        if error.isUnplugged { throw error }
+        available = try playback.writableFrames()
+      }
+    }
     if framesWritten > 0 {
-      let delay = try playback.delayFrames()
-      let heard = playback.instantOfNextFrame(now: self.now(now), delayFrames: delay)
+      let heard: Int64
+      if stamp > 0 {
+        let queued = Int64(max(0, playback.bufferFrames - available))
+        heard = stamp + queued * 1_000_000_000 / Int64(playback.sampleRate)
+      } else {
+        // No time stamp: the delay, with the clock read now (the call's `now` is from before
+        // its work).
+        let delay = try playback.delayFrames()
+        heard = playback.instantOfNextFrame(now: self.now(now), delayFrames: delay)
+      }
       follow(heard - mixer.instant(ofFrame: framesWritten), underruns: playback.underruns)
     }
     var free = available
