@@ -77,9 +77,6 @@ enum SpeakerBenchmark {
     // player would have made it.
     try LoopbackVolumeControl.define(card: card)
     try LoopbackVolumeControl.create(sampleRate: sampleRate)
-    let mixer = try ALSAMixer.open(card: card)
-    defer { mixer.close() }
-    let master = try mixer.control(named: "Master")
 
     // Twice: as the installed service runs it (the unit's real-time policy, the floor under
     // the same), then as a plain process beside the bench (both under the normal policy).
@@ -87,9 +84,7 @@ enum SpeakerBenchmark {
     let service = SchedulingPolicy.firstInFirstOut(priority: WakeupBenchmark.servicePriority)
     for (label, policy) in [("speaker", service), ("speaker.normal_policy", .normal)] {
       try Interruption.check()
-      try timingRun(
-        label: label, policy: policy, mixer: mixer, master: master, replugAfter: policy == .normal,
-        checks: &checks)
+      try timingRun(label: label, policy: policy, replugAfter: policy == .normal, checks: &checks)
     }
     if checks.failures > 0 {
       throw BenchmarkError("\(checks.failures) speaker check(s) failed")
@@ -99,8 +94,7 @@ enum SpeakerBenchmark {
   /// The floor, then the daemon's timing run under `policy` (figures as `label.…`), with a
   /// pause, the ducking and, with `replugAfter`, the card unplugged and plugged back.
   static func timingRun(
-    label: String, policy: SchedulingPolicy, mixer: ALSAMixer, master: ALSAMixer.Control,
-    replugAfter: Bool, checks: inout Checks
+    label: String, policy: SchedulingPolicy, replugAfter: Bool, checks: inout Checks
   ) throws {
     print("\(label).policy \(policy)")
     // The floor first, while nothing else plays on the card.
@@ -111,7 +105,11 @@ enum SpeakerBenchmark {
     } else {
       print("\(label).floor unavailable (alsa-click-floor not found or failed)")
     }
-    try mixer.refresh()
+    // The mixer is closed before the card is unplugged: an open handle keeps the module in.
+    let mixer = try ALSAMixer.open(card: card)
+    var mixerOpen = true
+    defer { if mixerOpen { mixer.close() } }
+    let master = try mixer.control(named: "Master")
     let musicLevel = try master.volume()
 
     let scratch = try ScratchDirectory(prefix: "wodclock-bench-")
@@ -218,6 +216,8 @@ enum SpeakerBenchmark {
       "the music's 'Master' lowered by 60% while cues play and restored after "
         + "(\(musicLevel) -> \(duckedLevel.map(String.init) ?? "?") -> \(restoredLevel))",
       "expected \(expectedDuck) then \(musicLevel)")
+    mixer.close()
+    mixerOpen = false
     report("\(label).cues", Double(match.lateness.count), "cues", decimals: 0)
     report("\(label).median", Double(match.median) / 1e6, "ms", decimals: 2)
     report("\(label).p50", Double(match.distance(percentile: 50)) / 1e6, "ms", decimals: 2)
