@@ -226,6 +226,11 @@ enum SpeakerBenchmark {
     // What the daemon says of the card running dry (an underrun, recovered): the cause of a
     // split tick, and of a late one.
     report("\(label).underruns", Double(underruns(in: daemon)), "times", decimals: 0)
+    // Which cues were more than 5 ms off, and by how much: ms after the start, then µs.
+    let late = zip(due, match.lateness).filter { abs($0.1) > 5_000_000 }
+    print(
+      "\(label).off_by_over_5ms "
+        + late.map { "\(milliseconds($0.0 - startedAt)):\($0.1 / 1000)us" }.joined(separator: " "))
 
     if replugAfter { try replug(daemon, events: &events, checks: &checks) }
     let stats = try ProcessStats.sample(processID: daemon.process.processID)

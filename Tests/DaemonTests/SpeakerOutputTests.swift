@@ -36,6 +36,10 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
   /// and a read is stamped with the time of the read, as the kernel stamps it.
   var positionStep: Int64 = 0
   private var startedAt: Int64 = 0
+  /// The first time stamp of each run is this much before the run's start: the pointer's
+  /// last update of the run before, as ALSA keeps it until the card moves.
+  var staleFirstStamp: Int64?
+  private var stampedThisRun = false
 
   init(now: @escaping () -> Int64) { self.now = now }
 
@@ -91,6 +95,11 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
     guard state == .running else {
       throw ALSAError(.system, "htimestamp: the stream is not running", code: -77)
     }
+    if let stale = staleFirstStamp, !stampedThisRun {
+      stampedThisRun = true
+      return (frames, startedAt - stale)
+    }
+    stampedThisRun = true
     return (frames, now())
   }
 
@@ -108,6 +117,7 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
       starts += 1
       headInstant = now()
       startedAt = now()
+      stampedThisRun = false
     }
     return count
   }
@@ -221,6 +231,24 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
       #expect(abs(onset - instant) < 0.000_3, "heard at \(onset) s, due at \(instant) s")
     }
     #expect(card.underruns == 0)
+  }
+
+  /// A stream's first time stamp can be its card's last update of the run before (200 ms
+  /// old here): a reading stamped before the stream started is not taken, and every sound is
+  /// heard at its instant.
+  @Test func aTimeStampFromBeforeTheStreamStartedIsNotTaken() throws {
+    let (clock, card) = try Self.speaker(speakerConfig())
+    card.staleFirstStamp = 200_000_000
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 32)
+    let expected: [Double] = [7, 8, 9, 10, 27, 28, 29, 30]
+    let onsets = card.onsets().map(Self.seconds)
+    #expect(onsets.count == expected.count, "\(onsets)")
+    for (onset, instant) in zip(onsets, expected) {
+      #expect(abs(onset - instant) < 0.000_2, "heard at \(onset) s, due at \(instant) s")
+    }
+    #expect(card.starts >= 2, "a stale stamp at every start")
   }
 
   /// A loop stalled longer than the buffer while the horn plays runs the card dry: the

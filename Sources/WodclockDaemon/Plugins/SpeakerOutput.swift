@@ -117,6 +117,9 @@ public final class SpeakerOutput: OutputPlugin {
   private var audibleUntil: Int64 = .min
   private var scratch: [Int16] = []
   private var underrunsSeen = 0
+  /// When the stream last started or ran dry: a position stamped before it is the pointer's
+  /// last update of an earlier run (ALSA keeps it until the card moves), not this run's.
+  private var measureAfter: Int64 = .min
   /// The stream's underrun count when it started: how often it ran dry is said when it stops.
   private var underrunsAtStart = 0
   /// The stream's recent position reads, against the frames counted.
@@ -364,6 +367,7 @@ public final class SpeakerOutput: OutputPlugin {
     running = true
     framesWritten = 0
     underrunsSeen = playback.underruns
+    measureAfter = self.now(now)
     underrunsAtStart = playback.underruns
     position.reset()
     writingSilence = true
@@ -395,7 +399,12 @@ public final class SpeakerOutput: OutputPlugin {
         available = try playback.writableFrames()
       }
     }
-    if framesWritten > 0 {
+    if playback.underruns != underrunsSeen {
+      underrunsSeen = playback.underruns
+      measureAfter = self.now(now)
+      position.reset()
+    }
+    if framesWritten > 0 && (stamp == 0 || stamp > measureAfter) {
       let heard: Int64
       if stamp > 0 {
         let queued = Int64(max(0, playback.bufferFrames - available))
@@ -406,7 +415,7 @@ public final class SpeakerOutput: OutputPlugin {
         let delay = try playback.delayFrames()
         heard = playback.instantOfNextFrame(now: self.now(now), delayFrames: delay)
       }
-      follow(heard - mixer.instant(ofFrame: framesWritten), underruns: playback.underruns)
+      follow(heard - mixer.instant(ofFrame: framesWritten))
     }
     var free = available
     var rounds = 0
@@ -433,11 +442,7 @@ public final class SpeakerOutput: OutputPlugin {
   /// Keeps the frames counted on the stream's position (`error` is when a read says the next
   /// frame is heard minus when the count says it is): taken whole after the stream's start or
   /// an underrun, otherwise by the earliest of the recent reads.
-  private func follow(_ error: Int64, underruns: Int) {
-    if underruns != underrunsSeen {
-      underrunsSeen = underruns
-      position.reset()
-    }
+  private func follow(_ error: Int64) {
     let correction = position.correction(adding: error, whileSilent: writingSilence)
     if correction != 0 {
       mixer = SoundMixer(sampleRate: mixer.sampleRate, origin: mixer.origin + correction)
