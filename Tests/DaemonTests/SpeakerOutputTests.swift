@@ -197,19 +197,29 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     Double(instant - ManualTime.origin) / 1e9
   }
 
-  @Test func eachSoundIsHeardAtItsCuesInstantToTheFrame() throws {
-    let (clock, card) = try Self.speaker(speakerConfig())
+  /// Runs the Tabata's first 32 s on `card` (set up by `prepare`) and expects the count-in's
+  /// 3-2-1 beeps, the work's horn at 10 s, its 3-2-1 at 27-29 s and the rest's bell at 30 s,
+  /// each first sample heard within `tolerance` seconds of its instant.
+  static func expectTabataOnTime(
+    within tolerance: Double = 0.000_2, _ prepare: (ManualSoundCard) -> Void = { _ in }
+  ) throws -> ManualSoundCard {
+    let (clock, card) = try speaker(speakerConfig())
+    prepare(card)
     clock.start()
     _ = try clock.request(#"{"cmd": "start"}"#)
     clock.run(for: 32)
-    // The count-in's 3-2-1 beeps, the work's horn at 10 s, its 3-2-1 at 27-29 s and the rest's
-    // bell at 30 s: each first sample heard at its instant (at 16 kHz a frame is 62.5 µs).
     let expected: [Double] = [7, 8, 9, 10, 27, 28, 29, 30]
-    let onsets = card.onsets().map(Self.seconds)
+    let onsets = card.onsets().map(seconds)
     #expect(onsets.count == expected.count, "\(onsets)")
     for (onset, instant) in zip(onsets, expected) {
-      #expect(abs(onset - instant) < 0.000_2, "heard at \(onset) s, due at \(instant) s")
+      #expect(abs(onset - instant) < tolerance, "heard at \(onset) s, due at \(instant) s")
     }
+    return card
+  }
+
+  /// Each first sample heard at its cue's instant (at 16 kHz a frame is 62.5 µs).
+  @Test func eachSoundIsHeardAtItsCuesInstantToTheFrame() throws {
+    let card = try Self.expectTabataOnTime()
     #expect(card.underruns == 0)
     // The stream runs around the sounds only: started again for the work's countdown.
     #expect(card.starts >= 2)
@@ -219,17 +229,7 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   /// reads old by up to a step: the sounds are still heard at their instants, not early by the
   /// reads' average age.
   @Test func aCardWhosePositionMovesInStepsIsStillHeardOnTime() throws {
-    let (clock, card) = try Self.speaker(speakerConfig())
-    card.positionStep = 4_000_000
-    clock.start()
-    _ = try clock.request(#"{"cmd": "start"}"#)
-    clock.run(for: 32)
-    let expected: [Double] = [7, 8, 9, 10, 27, 28, 29, 30]
-    let onsets = card.onsets().map(Self.seconds)
-    #expect(onsets.count == expected.count, "\(onsets)")
-    for (onset, instant) in zip(onsets, expected) {
-      #expect(abs(onset - instant) < 0.000_3, "heard at \(onset) s, due at \(instant) s")
-    }
+    let card = try Self.expectTabataOnTime(within: 0.000_3) { $0.positionStep = 4_000_000 }
     #expect(card.underruns == 0)
   }
 
@@ -237,17 +237,7 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   /// old here): a reading stamped before the stream started is not taken, and every sound is
   /// heard at its instant.
   @Test func aTimeStampFromBeforeTheStreamStartedIsNotTaken() throws {
-    let (clock, card) = try Self.speaker(speakerConfig())
-    card.staleFirstStamp = 200_000_000
-    clock.start()
-    _ = try clock.request(#"{"cmd": "start"}"#)
-    clock.run(for: 32)
-    let expected: [Double] = [7, 8, 9, 10, 27, 28, 29, 30]
-    let onsets = card.onsets().map(Self.seconds)
-    #expect(onsets.count == expected.count, "\(onsets)")
-    for (onset, instant) in zip(onsets, expected) {
-      #expect(abs(onset - instant) < 0.000_2, "heard at \(onset) s, due at \(instant) s")
-    }
+    let card = try Self.expectTabataOnTime { $0.staleFirstStamp = 200_000_000 }
     #expect(card.starts >= 2, "a stale stamp at every start")
   }
 
