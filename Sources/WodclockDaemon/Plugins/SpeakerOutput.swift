@@ -384,7 +384,7 @@ public final class SpeakerOutput: OutputPlugin {
     // updated between two steps is stamped with the time of the update, so a pair can be old
     // by up to a step and say the frame is heard later than it is: follow() keeps the
     // earliest of the recent pairs. (The delay with the clock read after it, as the floor
-    // reads it, was tried: on snd-aloop at 22050 Hz a few of those reads came 17 ms early.)
+    // reads it, was tried: in the VM of `make hil` it put a few sounds 17 ms late.)
     // A stream not started yet has no position to stamp (ALSA refuses the call), and a card
     // that cannot stamp it is measured by its delay.
     var available = 0
