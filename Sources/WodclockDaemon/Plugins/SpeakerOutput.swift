@@ -11,7 +11,8 @@
 //   a start) plays from the first instant still unwritten. A press that takes foreseen cues
 //   back (a pause) withdraws them from the schedule before they sound.
 // - Idle when silent. A running stream wakes the loop every period, so it runs only from a
-//   little before a sound until its buffer has played out, and is dropped between sounds.
+//   little before a sound until its buffer has played out, and is dropped between sounds
+//   more than a second apart; sounds closer together (a countdown) share one stream.
 // - Never blocking, never failing the daemon. The stream is non-blocking and its descriptors are
 //   in the loop; a device that is missing at start or pulled later is said once, retried with a
 //   growing wait, and said once more when it is back.
@@ -100,6 +101,11 @@ public final class SpeakerOutput: OutputPlugin {
   private var foreseen: Set<FrameCue> = []
   /// When the displays change next, from the last frame: the next cue is looked for before it.
   private var nextChange: Int64?
+  /// The next cue that sounds within the idle gap, from the last frame's look ahead: a stream
+  /// that has played out stays up for it, so that a run of sounds (a countdown's beeps a second
+  /// apart, a tempo set's counts) plays on one stream whose position is long measured, rather
+  /// than on a stream started for each sound.
+  private var nextSoundingCue: Int64?
 
   // The stream.
   private let openStream: SoundStreamOpener
@@ -231,9 +237,12 @@ public final class SpeakerOutput: OutputPlugin {
     if frame.muted || quietHours.contains(minuteOfDay: minute) {
       schedule.cut(from: now)
       foreseen = []
+      nextSoundingCue = nil
     } else {
-      let ahead = frame.preview?.cues(until: now + Self.lookAhead) ?? []
-      take(delivered: frame.cues, foreseen: ahead.filter { $0.due > now }, at: now)
+      let soon = (frame.preview?.cues(until: now + Self.idleGap) ?? []).filter { $0.due > now }
+      nextSoundingCue = soon.first { rules.rule(for: $0.kind) != nil }?.due
+      take(
+        delivered: frame.cues, foreseen: soon.filter { $0.due <= now + Self.lookAhead }, at: now)
     }
     pump(at: now)
   }
@@ -339,7 +348,7 @@ public final class SpeakerOutput: OutputPlugin {
   // MARK: - The stream
 
   /// Starts the stream shortly before a sound, feeds it, and drops it once it has played out
-  /// with nothing to play soon.
+  /// with nothing to play soon (scheduled, or foreseen within the idle gap).
   private func pump(at now: Int64) {
     guard let playback else { return }
     schedule.discard(before: now - Self.idleGap)
@@ -352,7 +361,7 @@ public final class SpeakerOutput: OutputPlugin {
       }
       try fill(playback, at: now)
       let written = mixer.instant(ofFrame: framesWritten)
-      let next = schedule.nextSound(from: written)
+      let next = [schedule.nextSound(from: written), nextSoundingCue].compactMap { $0 }.min()
       if audibleUntil <= now && (next.map { $0 - written > Self.idleGap } ?? true) {
         stopStream()
       }
