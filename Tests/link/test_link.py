@@ -227,6 +227,18 @@ class Clock:
                 self.process.kill()
                 self.process.wait()
 
+    def just_after_a_change(self, timeout=5.0):
+        """Returns just after this clock's displayed second changed. A press made then is a
+        whole displayed second (250 ms at --speed 4) from the next change, so the other clocks
+        hear of it before they would show another second: a press that lands a few
+        milliseconds before a change is seen by the others that much later, after they showed
+        the old second's successor (the broker's delivery time, which only a start's lead
+        hides)."""
+        with self.lock:
+            seen = len(self.changes)
+        wait_until(lambda: len(self.changes) > seen, timeout=timeout, interval=0.002,
+                   what=f"a displayed second to change on {self.name}")
+
     def displays_between(self, start, end):
         with self.lock:
             return [(t, d) for t, d, _ in self.changes if start <= t <= end]
@@ -302,6 +314,7 @@ class Room(unittest.TestCase):
         wait_until(lambda: all(c.status()["state"] == "running" for c in clocks), timeout=5,
                    what="all three to run\n" + self.dump())
         time.sleep(3)
+        leader.just_after_a_change()
         self.assertEqual(followers[1].ctl("pause")[0], 0)
         state = same_display(clocks)
         self.assertEqual(state[0], "paused", self.dump())
@@ -309,8 +322,10 @@ class Room(unittest.TestCase):
         self.assertEqual(same_display(clocks), state, "paused, the second stands still")
         self.assertEqual(leader.ctl("resume")[0], 0)
         time.sleep(2)
+        leader.just_after_a_change()
         self.assertEqual(followers[0].ctl("next")[0], 0)
         time.sleep(1)
+        leader.just_after_a_change()
         self.assertEqual(followers[1].ctl("lap")[0], 0)
         wait_until(lambda: all(c.status().get("laps") == leader.status().get("laps") and
                                c.status().get("laps") for c in clocks),
