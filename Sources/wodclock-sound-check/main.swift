@@ -376,11 +376,12 @@ func run() -> Int32 {
     return failures == 0 ? 0 : 1
   }
 
-  // Unplug mid-play: the card goes away 300 ms into a session of clicks.
+  // Unplug mid-play: the card goes away 300 ms into a session of clicks, which goes on for up
+  // to 15 s until it notices (the emulated VM once took longer than 4 s to run sound-unplug).
   var unplugger: Subprocess? = nil
   let unplugAt = MonotonicClock.now() + 300_000_000
   let interrupted = session(
-    streams, poller: poller, count: 40, firstDeadline: MonotonicClock.now() + 100_000_000,
+    streams, poller: poller, count: 150, firstDeadline: MonotonicClock.now() + 100_000_000,
     interval: 100_000_000
   ) { now in
     if unplugger == nil && now >= unplugAt {
