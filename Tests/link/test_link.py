@@ -21,6 +21,10 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("WODCLOCK_BUILD", os.path.join(ROOT, ".build", "debug"))
+
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from polling import wait_until  # noqa: E402
+
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 SPEED = 4
 
@@ -55,17 +59,6 @@ def kernel_clock(synchronized=None):
         if libc.adjtimex(ctypes.byref(timex)) < 0:
             raise OSError(ctypes.get_errno(), "adjtimex")
     return was
-
-
-def wait_until(condition, timeout=10.0, interval=0.02, what="the condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
 
 
 def free_port():
@@ -298,6 +291,15 @@ class Room(unittest.TestCase):
         self.clocks.append(clock)
         return clock
 
+    def running_leader_and_follower(self):
+        """A leader and a follower that agree, the leader started and the follower running."""
+        leader = self.clock("leader", "leader")
+        follower = self.clock("lane-1", "follower")
+        same_display([leader, follower])
+        self.assertEqual(leader.ctl("start")[0], 0)
+        wait_until(lambda: follower.status()["state"] == "running", what="the follower to run")
+        return leader, follower
+
     def dump(self):
         return "\n".join(f"--- {c.name}\n{c.log()[-3000:]}" for c in self.clocks)
 
@@ -346,11 +348,7 @@ class Room(unittest.TestCase):
               f" max {spreads[-1] * 1e3:.1f} ms", file=sys.stderr)
 
     def test_the_leader_killed_and_restarted(self):
-        leader = self.clock("leader", "leader")
-        follower = self.clock("lane-1", "follower")
-        same_display([leader, follower])
-        self.assertEqual(leader.ctl("start")[0], 0)
-        wait_until(lambda: follower.status()["state"] == "running", what="the follower to run")
+        leader, follower = self.running_leader_and_follower()
         time.sleep(1)
         leader.kill()
         # Its last will: the follower says the leader is offline and keeps running the plan.
@@ -368,11 +366,7 @@ class Room(unittest.TestCase):
         self.assertEqual(leader.status()["state"], "running")
 
     def test_the_broker_stopped_and_started_again(self):
-        leader = self.clock("leader", "leader")
-        follower = self.clock("lane-1", "follower")
-        same_display([leader, follower])
-        self.assertEqual(leader.ctl("start")[0], 0)
-        wait_until(lambda: follower.status()["state"] == "running", what="the follower to run")
+        leader, follower = self.running_leader_and_follower()
         self.broker.stop()
         wait_until(lambda: (follower.status().get("link") or {}).get("sign") == "broker unreachable",
                    timeout=10, what="the follower to say the broker is gone\n" + self.dump())

@@ -6,6 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$root/.build/debug"
+. "$root/Tests/scripts/daemon-support.sh"
 [ -x "$bin/wodclockd" ] && [ -x "$bin/wodclockctl" ] || { echo "build first: swift build" >&2; exit 1; }
 command -v groff >/dev/null || { echo "groff is missing (Debian groff-base)"; exit 1; }
 tmp=$(mktemp -d)
@@ -83,11 +84,7 @@ presets:
 outputs:
   - type: log
 YAML
-"$bin/wodclockd" --config "$tmp/wodclock.yaml" --socket "$socket" --state-dir "$tmp/state" \
-  > "$tmp/daemon.log" 2>&1 &
-daemon=$!
-for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
-[ -S "$socket" ] || { cat "$tmp/daemon.log"; echo "the daemon did not make its socket"; exit 1; }
+start_daemon "$bin" "$tmp/wodclock.yaml" "$socket" "$tmp"
 "$bin/wodclockctl" --socket "$socket" load fran >/dev/null
 expect_completion "emom_10 fight-gone-bad fran" wodclockctl --socket "$socket" load ""
 expect_completion "fight-gone-bad fran" wodclockctl --socket="$socket" load f

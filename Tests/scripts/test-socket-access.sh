@@ -7,6 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$root/.build/debug"
+. "$root/Tests/scripts/daemon-support.sh"
 [ -x "$bin/wodclockd" ] && [ -x "$bin/wodclockctl" ] || { echo "build first: swift build" >&2; exit 1; }
 if [ "$(id -u)" -ne 0 ] || ! command -v runuser >/dev/null || ! command -v setpriv >/dev/null; then
   echo "skipped: needs root, runuser and setpriv to make a user and a group"; exit 0
@@ -39,11 +40,7 @@ presets:
 outputs:
   - type: log
 YAML
-"$bin/wodclockd" --config "$tmp/wodclock.yaml" --socket "$socket" --state-dir "$tmp/state" \
-  > "$tmp/daemon.log" 2>&1 &
-daemon=$!
-for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
-[ -S "$socket" ] || { cat "$tmp/daemon.log"; echo "the daemon did not make its socket"; exit 1; }
+start_daemon "$bin" "$tmp/wodclock.yaml" "$socket" "$tmp"
 
 failures=0
 # expect NAME STATUS PATTERN COMMAND...: the command exits with STATUS and its stderr matches.

@@ -15,25 +15,18 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("WODCLOCK_BUILD", os.path.join(ROOT, ".build", "debug"))
+
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from polling import wait_until  # noqa: E402  (the web suites take it from here)
+
 PIN = "4821"
-
-
-def wait_until(condition, timeout=10.0, interval=0.02, what="the condition"):
-    """Polls `condition` until it returns a true value, which is returned; fails after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
 
 
 class Daemon:
