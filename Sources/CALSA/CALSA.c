@@ -77,6 +77,7 @@ static struct {
   __typeof__(&snd_pcm_writei) writei;
   __typeof__(&snd_pcm_readi) readi;
   __typeof__(&snd_pcm_avail_update) avail_update;
+  __typeof__(&snd_pcm_avail) avail;
   __typeof__(&snd_pcm_delay) delay;
   __typeof__(&snd_pcm_htimestamp) htimestamp;
   __typeof__(&snd_pcm_prepare) prepare;
@@ -173,6 +174,7 @@ int calsa_load(char *message, size_t size) {
       RESOLVE(writei, snd_pcm_writei);
       RESOLVE(readi, snd_pcm_readi);
       RESOLVE(avail_update, snd_pcm_avail_update);
+      RESOLVE(avail, snd_pcm_avail);
       RESOLVE(delay, snd_pcm_delay);
       RESOLVE(htimestamp, snd_pcm_htimestamp);
       RESOLVE(prepare, snd_pcm_prepare);
@@ -347,6 +349,12 @@ int calsa_pcm_delay(struct calsa_pcm *pcm, long *frames) {
 
 int calsa_pcm_htimestamp(struct calsa_pcm *pcm, unsigned long *avail, int64_t *nanoseconds) {
   LOADED_OR(-ENOSYS);
+  // The pointer is read from the card first (snd_pcm_avail syncs it: SNDRV_PCM_IOCTL_HWSYNC),
+  // so the pair is stamped now. Without it, snd_pcm_htimestamp returns the pair the kernel last
+  // wrote on its own, at the card's period interrupt (snd-aloop: its timer softirq): a busy
+  // machine runs that late, and then every pair says the frames are heard late by as much.
+  snd_pcm_sframes_t synced = asound.avail(PCM(pcm));
+  if (synced < 0) return (int)synced;
   snd_pcm_uframes_t frames = 0;
   snd_htimestamp_t stamp = {0, 0};
   int result = asound.htimestamp(PCM(pcm), &frames, &stamp);

@@ -59,7 +59,7 @@ public final class ALSACapture {
   }
 
   /// The frames recorded and not yet read, and the monotonic instant the device's pointer was
-  /// read for that count (`snd_pcm_htimestamp`).
+  /// read for that count, read now (`snd_pcm_avail`, then `snd_pcm_htimestamp`).
   public func timestampedReadableFrames() throws(ALSAError) -> (frames: Int, instant: Int64) {
     try pcm.timestampedAvailable()
   }

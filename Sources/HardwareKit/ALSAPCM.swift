@@ -217,7 +217,8 @@ final class ALSAPCM {
     return frames
   }
 
-  /// `snd_pcm_htimestamp`: the frames available and the monotonic instant they were counted.
+  /// The frames available and the monotonic instant they were counted, the card's pointer read
+  /// now (`snd_pcm_avail`, then `snd_pcm_htimestamp`).
   func timestampedAvailable() throws(ALSAError) -> (frames: Int, instant: Int64) {
     var frames: UInt = 0
     var instant: Int64 = 0

@@ -96,8 +96,8 @@ public final class ALSAPlayback {
     now + Int64(delayFrames) * 1_000_000_000 / Int64(sampleRate)
   }
 
-  /// The free frames and the monotonic instant the device's pointer was read for that count
-  /// (`snd_pcm_htimestamp`).
+  /// The free frames and the monotonic instant the device's pointer was read for that count,
+  /// read now (`snd_pcm_avail`, then `snd_pcm_htimestamp`).
   public func timestampedWritableFrames() throws(ALSAError) -> (frames: Int, instant: Int64) {
     try pcm.timestampedAvailable()
   }

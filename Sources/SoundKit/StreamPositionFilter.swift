@@ -7,8 +7,10 @@
 // step (snd_pcm_update_hw_ptr0 takes the time after the driver's pointer callback), so a read
 // made between two steps sees a position that is old by up to a step: every read says the
 // next frame is heard later than it really is, never earlier. Averaging such reads puts every
-// sound early by half a step; the earliest of recent reads is the truest. This keeps the
-// recent reads' errors and follows their smallest.
+// sound early by half a step; the earliest of recent reads is the truest, provided some read
+// fell just after a step: reads made at the same moment of every step (when the card's own
+// interrupt wakes the writer) are all old by the same amount, so the writer spreads its reads
+// over the step. This keeps the recent reads' errors and follows their smallest.
 
 /// The correction a stream's frame count needs, from the errors of its recent position reads.
 public struct StreamPositionFilter: Sendable {

@@ -35,6 +35,9 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
   /// 0: every frame. Between steps the frames played since are still reported as queued,
   /// and a read is stamped with the time of the read, as the kernel stamps it.
   var positionStep: Int64 = 0
+  /// How long before the stream's start the steps' grid begins (snd-aloop counts from the
+  /// timer tick before the start): the steps fall at that phase of each period after it.
+  var stepPhase: Int64 = 0
   private var startedAt: Int64 = 0
   /// The first time stamp of each run is this much before the run's start: the pointer's
   /// last update of the run before, as ALSA keeps it until the card moves.
@@ -79,7 +82,7 @@ final class ManualSoundCard: SoundStream, @unchecked Sendable {
   private func unreported() -> Int {
     guard positionStep > 0, state == .running else { return 0 }
     let current = now()
-    let lastStep = current - (current - startedAt) % positionStep
+    let lastStep = current - (current - (startedAt - stepPhase)) % positionStep
     var count = 0
     for frame in heard.reversed() {
       guard frame.instant + frameLength > lastStep else { break }
@@ -241,6 +244,34 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   @Test func aCardWhosePositionMovesInStepsIsStillHeardOnTime() throws {
     let card = try Self.expectTabataOnTime(within: 0.000_3) { $0.positionStep = 4_000_000 }
     #expect(card.underruns == 0)
+  }
+
+  /// A card that moves its position once a period, a little after the moment a writer woken
+  /// every period from the stream's start reads it: every such read is old by nearly a step,
+  /// and the sounds would be heard early by that. The feeds walk across the period instead,
+  /// so some reads fall just after a step, and the sounds are heard at their instants.
+  @Test func readsAtEveryPhaseOfTheCardsStepFindItsTruePosition() throws {
+    let card = try Self.expectTabataOnTime(within: 0.000_3) {
+      $0.positionStep = Int64($0.periodFrames) * 1_000_000_000 / Int64($0.sampleRate)
+      $0.stepPhase = $0.positionStep * 9 / 10
+    }
+    #expect(card.underruns == 0)
+  }
+
+  /// The feeds come between a quarter of a period and one and a quarter apart, and fall on
+  /// every part of the period: every twentieth of it within 40 feeds.
+  @Test func theFeedsFallOnEveryPhaseOfThePeriod() {
+    let period: Int64 = 5_000_000
+    let grid: Int64 = 1_234_567
+    var instant = grid
+    var twentieths = Set<Int64>()
+    for feed in Int64(0)..<40 {
+      let next = SpeakerOutput.feedInstant(after: instant, grid: grid, period: period, feed: feed)
+      #expect(next - instant >= period / 4 && next - instant < period * 5 / 4)
+      twentieths.insert((next - grid) % period * 20 / period)
+      instant = next
+    }
+    #expect(twentieths.count == 20, "\(twentieths.sorted())")
   }
 
   /// A stream's first time stamp can be its card's last update of the run before (200 ms

@@ -93,7 +93,8 @@ long calsa_pcm_readi(struct calsa_pcm *pcm, int16_t *samples, unsigned long fram
 long calsa_pcm_avail_update(struct calsa_pcm *pcm);
 int calsa_pcm_delay(struct calsa_pcm *pcm, long *frames);
 /// The frames free (playback) or filled (capture) and the CLOCK_MONOTONIC instant, in
-/// nanoseconds, at which the device's pointer was read for that count (snd_pcm_htimestamp).
+/// nanoseconds, at which the device's pointer was read for that count: read now (snd_pcm_avail,
+/// then snd_pcm_htimestamp).
 int calsa_pcm_htimestamp(struct calsa_pcm *pcm, unsigned long *avail, int64_t *nanoseconds);
 int calsa_pcm_prepare(struct calsa_pcm *pcm);
 int calsa_pcm_start(struct calsa_pcm *pcm);

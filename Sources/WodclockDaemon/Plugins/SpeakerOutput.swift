@@ -10,12 +10,19 @@
 //   before they are due (the output asks to be woken then); a cue nobody could foresee (a lap,
 //   a start) plays from the first instant still unwritten. A press that takes foreseen cues
 //   back (a pause) withdraws them from the schedule before they sound.
-// - Idle when silent. A running stream wakes the loop every period, so it runs only from a
-//   little before a sound until its buffer has played out, and is dropped between sounds
-//   more than a second apart; sounds closer together (a countdown) share one stream.
+// - Measured where it plays. Each time the stream is fed, the card's position is read and
+//   stamped (StreamPositionFilter keeps the earliest recent read). The stream is fed on the
+//   loop's timer rather than when the card says it has room: a read made just after the card
+//   moved its position is the true one, and the card's own wake-ups (its period interrupt,
+//   snd-aloop's timer) come at the same moment of its step every time, late by whatever
+//   held them up; the feeds' instants walk across the card's period instead (`feedInstant`).
+// - Idle when silent. A running stream wakes the loop about every period, so it runs only
+//   from a little before a sound until its buffer has played out, and is dropped between
+//   sounds more than a second apart; sounds closer together (a countdown) share one stream.
 // - Never blocking, never failing the daemon. The stream is non-blocking and its descriptors are
-//   in the loop; a device that is missing at start or pulled later is said once, retried with a
-//   growing wait, and said once more when it is back.
+//   in the loop for its errors (an underrun, a card pulled); a device that is missing at start
+//   or pulled later is said once, retried with a growing wait, and said once more when it is
+//   back.
 
 import Configuration
 import DisplayKit
@@ -75,8 +82,9 @@ public final class SpeakerOutput: OutputPlugin {
   static let lookAhead: Int64 = 200_000_000
   /// A delivered cue of the kind of a foreseen one, this close to it, is that cue.
   static let sameCueWithin: Int64 = 500_000_000
-  /// A stream starts this long before its first sound plays.
-  static let startAhead: Int64 = 60_000_000
+  /// A stream starts this long before its first sound plays: time for twenty feeds or so, whose
+  /// reads of the position find it to a small part of the card's step before the sound.
+  static let startAhead: Int64 = 100_000_000
   /// A stream whose next sound is further away than this is dropped once it has played out.
   static let idleGap: Int64 = 1_000_000_000
   /// The stream's position, read again and again, may show the frames counted this far off
@@ -113,9 +121,12 @@ public final class SpeakerOutput: OutputPlugin {
   /// Streams given up while the loop watched their descriptors, closed at the next call.
   private var retired: [any SoundStream] = []
   private var running = false
-  /// The loop cannot watch the stream's descriptors (ALSA's `null` device hands out /dev/null,
-  /// which epoll refuses): the stream is fed on a timer, a period at a time.
-  private var fedByTimer = false
+  /// Whether the loop can watch the stream's descriptors for its errors (ALSA's `null` device
+  /// hands out /dev/null, which epoll refuses: its errors are found when it is fed).
+  private var watchesDescriptors = false
+  /// When the running stream is fed next, and how many feeds it has had (the phase of the next).
+  private var nextFeed: Int64?
+  private var feeds: Int64 = 0
   private var mixer = SoundMixer(sampleRate: 48_000, origin: 0)
   /// Frames written since the stream started: frame `framesWritten` is the next one.
   private var framesWritten: Int64 = 0
@@ -215,10 +226,9 @@ public final class SpeakerOutput: OutputPlugin {
 
   public var watchedDescriptors: [WatchedDescriptor] {
     var watched = voiceJob?.descriptors.map { WatchedDescriptor($0) } ?? []
-    if running, !fedByTimer, let playback {
-      watched += playback.pollDescriptors.map {
-        WatchedDescriptor($0.fileDescriptor, for: $0.interest)
-      }
+    if running, watchesDescriptors, let playback {
+      // No interest: epoll reports an error or a hang-up on any descriptor it watches.
+      watched += playback.pollDescriptors.map { WatchedDescriptor($0.fileDescriptor, for: []) }
     }
     return watched
   }
@@ -269,8 +279,8 @@ public final class SpeakerOutput: OutputPlugin {
     }
     if playback != nil, !running, let next = schedule.nextSound(from: now) {
       wake.append(max(now + 1, next - Self.startAhead))
-    } else if let playback, running, fedByTimer {
-      wake.append(now + Int64(playback.periodFrames) * 1_000_000_000 / Int64(playback.sampleRate))
+    } else if running, let nextFeed {
+      wake.append(max(now + 1, nextFeed))
     }
     return wake.min()
   }
@@ -364,6 +374,11 @@ public final class SpeakerOutput: OutputPlugin {
       let next = [schedule.nextSound(from: written), nextSoundingCue].compactMap { $0 }.min()
       if audibleUntil <= now && (next.map { $0 - written > Self.idleGap } ?? true) {
         stopStream()
+      } else {
+        let period =
+          Int64(playback.periodFrames) * 1_000_000_000 / Int64(max(1, playback.sampleRate))
+        nextFeed = Self.feedInstant(after: now, grid: mixer.origin, period: period, feed: feeds)
+        feeds &+= 1
       }
     } catch {
       lost(error, at: now)
@@ -387,13 +402,14 @@ public final class SpeakerOutput: OutputPlugin {
 
   /// Writes as much as the device takes, each frame rendered for the instant it will be heard.
   private func fill(_ playback: any SoundStream, at now: Int64) throws(ALSAError) {
-    // The free frames and the instant the card's position was read for them
-    // (snd_pcm_htimestamp: the pointer's last update and its time stamp, a consistent pair).
-    // A card moves its position a period, a packet or a timer tick at a time, and a pointer
-    // updated between two steps is stamped with the time of the update, so a pair can be old
-    // by up to a step and say the frame is heard later than it is: follow() keeps the
-    // earliest of the recent pairs. (The delay with the clock read after it, as the floor
-    // reads it, was tried: in the VM of `make hil` it put a few sounds 17 ms late.)
+    // The free frames and the instant the card's position was read for them, read now
+    // (ALSAPlayback: the pointer synced, then its time stamp, a consistent pair). A card moves
+    // its position a period, a packet or a timer tick at a time, and a pointer read between two
+    // steps is stamped with the time of the read, so a pair can be old by up to a step and say
+    // the frame is heard later than it is: follow() keeps the earliest of the recent pairs, and
+    // the feeds' instants walk across the step so that some pair falls just after it. (The
+    // delay with the clock read after it, as the floor reads it, was tried: in the VM of
+    // `make hil` it put a few sounds 17 ms late.)
     // A stream not started yet has no position to stamp (ALSA refuses the call), and a card
     // that cannot stamp it is measured by its delay.
     var available = 0
@@ -461,6 +477,7 @@ public final class SpeakerOutput: OutputPlugin {
   private func stopStream() {
     guard running else { return }
     running = false
+    nextFeed = nil
     if let playback, playback.underruns > underrunsAtStart {
       // Said once per stream, not per underrun: a loop late often enough to run the card dry
       // (an overloaded machine) would otherwise fill the journal. A sound it cut is heard in
@@ -484,7 +501,7 @@ public final class SpeakerOutput: OutputPlugin {
     do throws(ALSAError) {
       let opened = try openStream(deviceName, bufferTime)
       playback = opened
-      fedByTimer = !Self.canWatch(opened.pollDescriptors)
+      watchesDescriptors = Self.canWatch(opened.pollDescriptors)
       scratch = [Int16](repeating: 0, count: max(opened.bufferFrames, 1))
       if bank.sampleRate != opened.sampleRate || bank.clips.isEmpty {
         remakeBank(sampleRate: opened.sampleRate)
@@ -517,6 +534,7 @@ public final class SpeakerOutput: OutputPlugin {
   /// The device went away (a USB card pulled) or failed: said once, reopened with backoff.
   private func lost(_ error: ALSAError, at now: Int64) {
     running = false
+    nextFeed = nil
     closeMusicControl()
     if let playback { retired.append(playback) }
     playback = nil
@@ -528,6 +546,21 @@ public final class SpeakerOutput: OutputPlugin {
     }
     retryAt = now + backoff
     backoff = min(Self.maximumBackoff, backoff * 2)
+  }
+
+  /// When feed number `feed` comes, the last one having been at `now`: at a phase of the period
+  /// (counted from `grid`, the stream's start) taken from a Weyl sequence (the golden ratio's
+  /// fraction, 40 503 / 65 536, added each feed), so that however long the card's steps are,
+  /// after n feeds no part of a step longer than about 1/n of a period went unread; and between
+  /// a quarter of a period and one and a quarter after the last, so that a buffer of a few
+  /// periods never runs low. Deterministic, for the tests.
+  static func feedInstant(after now: Int64, grid: Int64, period: Int64, feed: Int64) -> Int64 {
+    let period = max(4, min(period, 1_000_000_000))
+    let phase = period * ((feed &* 40_503) & 0xFFFF) / 65_536
+    let earliest = now &+ period / 4
+    let intoPeriod = ((earliest &- grid) % period + period) % period
+    let next = earliest - intoPeriod + phase
+    return next < earliest ? next + period : next
   }
 
   /// Whether the loop can watch `descriptors`, tried on an epoll instance of its own.
