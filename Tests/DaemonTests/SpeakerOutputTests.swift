@@ -262,13 +262,12 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
   /// every part of the period: every twentieth of it within 40 feeds.
   @Test func theFeedsFallOnEveryPhaseOfThePeriod() {
     let period: Int64 = 5_000_000
-    let grid: Int64 = 1_234_567
-    var instant = grid
+    var instant: Int64 = 1_234_567
     var twentieths = Set<Int64>()
     for feed in Int64(0)..<40 {
-      let next = SpeakerOutput.feedInstant(after: instant, grid: grid, period: period, feed: feed)
+      let next = SpeakerOutput.feedInstant(after: instant, period: period, feed: feed)
       #expect(next - instant >= period / 4 && next - instant < period * 5 / 4)
-      twentieths.insert((next - grid) % period * 20 / period)
+      twentieths.insert(next % period * 20 / period)
       instant = next
     }
     #expect(twentieths.count == 20, "\(twentieths.sorted())")

@@ -377,7 +377,7 @@ public final class SpeakerOutput: OutputPlugin {
       } else {
         let period =
           Int64(playback.periodFrames) * 1_000_000_000 / Int64(max(1, playback.sampleRate))
-        nextFeed = Self.feedInstant(after: now, grid: mixer.origin, period: period, feed: feeds)
+        nextFeed = Self.feedInstant(after: now, period: period, feed: feeds)
         feeds &+= 1
       }
     } catch {
@@ -549,16 +549,17 @@ public final class SpeakerOutput: OutputPlugin {
   }
 
   /// When feed number `feed` comes, the last one having been at `now`: at a phase of the period
-  /// (counted from `grid`, the stream's start) taken from a Weyl sequence (the golden ratio's
-  /// fraction, 40 503 / 65 536, added each feed), so that however long the card's steps are,
-  /// after n feeds no part of a step longer than about 1/n of a period went unread; and between
-  /// a quarter of a period and one and a quarter after the last, so that a buffer of a few
-  /// periods never runs low. Deterministic, for the tests.
-  static func feedInstant(after now: Int64, grid: Int64, period: Int64, feed: Int64) -> Int64 {
+  /// taken from a Weyl sequence (the golden ratio's fraction, 40 503 / 65 536, added each feed),
+  /// counted from the monotonic clock's zero (the card's steps are unknown, so any fixed grid
+  /// will do), so that however long the card's steps are, after n feeds no part of a step
+  /// longer than about 1/n of a period went unread; and between a quarter of a period and one
+  /// and a quarter after the last, so that a buffer of a few periods never runs low.
+  /// Deterministic, for the tests.
+  static func feedInstant(after now: Int64, period: Int64, feed: Int64) -> Int64 {
     let period = max(4, min(period, 1_000_000_000))
     let phase = period * ((feed &* 40_503) & 0xFFFF) / 65_536
     let earliest = now &+ period / 4
-    let intoPeriod = ((earliest &- grid) % period + period) % period
+    let intoPeriod = (earliest % period + period) % period
     let next = earliest - intoPeriod + phase
     return next < earliest ? next + period : next
   }
