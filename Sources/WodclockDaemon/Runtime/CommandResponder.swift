@@ -38,8 +38,8 @@ final class CommandResponder {
   private unowned let actions: any CommandActions
   /// How many command socket clients there are, for `stats`.
   var clientCount: () -> Int = { 0 }
-  /// The loop's wake-up lateness, for `stats`.
-  var lateness: () -> LatenessRecorder.Summary? = { nil }
+  /// The loop's wake-up lateness as of now, for `stats`.
+  var lateness: (_ now: Int64) -> LatenessRecorder.Summary? = { _ in nil }
   /// The members of the `schedule` reply at an instant.
   var schedule: (Int64) -> [(String, JSONValue)] = { _ in [] }
   /// The web interface's figures for `stats`, nil without one.
@@ -102,7 +102,7 @@ final class CommandResponder {
     case .subscribe:
       return (statusReply(id: id, at: now), true)
     case .stats:
-      return (stats(id: id), false)
+      return (stats(id: id, at: now), false)
     case .snapshot(let wanted):
       return (snapshot(wanted, id: id, at: now), false)
     case .schedule:
@@ -157,9 +157,9 @@ final class CommandResponder {
       id: id, [("presets", .array(list)), ("current", .string(host.preset.name))])
   }
 
-  private func stats(id: JSONValue?) -> JSONValue {
+  private func stats(id: JSONValue?, at now: Int64) -> JSONValue {
     var members: [(String, JSONValue)] = [("clients", .integer(Int64(clientCount())))]
-    if let summary = lateness() {
+    if let summary = lateness(now) {
       members.append(
         (
           "wake_lateness_us",

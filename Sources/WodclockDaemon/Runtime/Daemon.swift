@@ -249,7 +249,13 @@ public final class Daemon {
       host: host, frames: frames, supervisor: supervisor, timeBase: timeBase,
       configPath: configPath, actions: self)
     responder.clientCount = { [unowned self] in server.clientCount }
-    responder.lateness = { [unowned self] in lateness.summary }
+    // A deadline that passed while the loop was held (stopped, or busy with a flood) and that
+    // the loop has not got to yet is counted before the answer: a request served in the same
+    // wake-up as that deadline would otherwise report the figures from before it.
+    responder.lateness = { [unowned self] now in
+      recordLateness(at: now)
+      return lateness.summary
+    }
     responder.schedule = { [unowned self] now in
       scheduler.report(at: now, loadedPreset: host.preset.name)
     }
