@@ -18,6 +18,10 @@ SWIFT_FLAGS   ?=
 DEB_PACKAGES  := python3 python3-yaml systemd libgpiod-dev libudev-dev util-linux \
                  xfonts-base pcf2bdf libmicrohttpd-dev libasound2-dev libespeak-ng-dev \
                  espeak-ng-data libmosquitto-dev mosquitto groff-base zsh
+# What only the tests use: chromium (headless, driven over the DevTools protocol by
+# python3-websocket) for the pages, mosquitto-clients to publish and read on the test broker as
+# Home Assistant would, openssl for the link test's own CA. The tests fail, not skip, without them.
+DEB_TEST_PACKAGES := chromium python3-websocket mosquitto-clients openssl
 STRICT        := -Xswiftc -warnings-as-errors
 
 # The release binaries link the C++ runtime (which the Swift runtime uses) statically: a shared
@@ -89,6 +93,7 @@ demo: release
 	.build/release/wodclockd --config Config/examples/demo.yaml
 
 test: deps
+	$(call install-missing,$(DEB_TEST_PACKAGES))
 	$(SWIFT) build --build-tests $(STRICT) $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build --parallel
 	$(MAKE) lint
