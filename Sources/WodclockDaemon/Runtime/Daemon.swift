@@ -250,11 +250,12 @@ public final class Daemon {
       configPath: configPath, actions: self)
     responder.clientCount = { [unowned self] in server.clientCount }
     // A deadline that passed while the loop was held (stopped, or busy with a flood) and that
-    // the loop has not got to yet is counted before the answer: a request served in the same
-    // wake-up as that deadline would otherwise report the figures from before it.
+    // the loop has not got to yet shows in the answer at its lateness so far: a request served
+    // in the same wake-up as that deadline would otherwise report the figures from before it.
+    // It is not recorded here: the loop gets to it only when it advances the engine, and that
+    // lateness is the one that counts.
     responder.lateness = { [unowned self] now in
-      recordLateness(at: now)
-      return lateness.summary
+      lateness.summary(including: pendingLateness(at: now))
     }
     responder.schedule = { [unowned self] now in
       scheduler.report(at: now, loadedPreset: host.preset.name)
@@ -294,10 +295,18 @@ public final class Daemon {
   /// a long wake-up (a flood of requests), an interrupted wait or a wake-up for something else
   /// counts as late as it really was. Not when an action has moved the deadline since.
   func recordLateness(at now: Int64) {
-    guard let deadline = awaitedEngineDeadline, deadline <= now else { return }
-    awaitedEngineDeadline = nil
-    guard host.nextDeadline.map({ timeBase.monotonic(forEngine: $0) }) == deadline else { return }
-    lateness.record(now - deadline)
+    let late = pendingLateness(at: now)
+    if let deadline = awaitedEngineDeadline, deadline <= now { awaitedEngineDeadline = nil }
+    if let late { lateness.record(late) }
+  }
+
+  /// How late the loop is, at `now`, for the engine deadline it was waiting for, if that is
+  /// due and still the engine's next one.
+  private func pendingLateness(at now: Int64) -> Int64? {
+    guard let deadline = awaitedEngineDeadline, deadline <= now,
+      host.nextDeadline.map({ timeBase.monotonic(forEngine: $0) }) == deadline
+    else { return nil }
+    return now - deadline
   }
 
   /// Saves the workout, stops the plugins in order and closes the socket.

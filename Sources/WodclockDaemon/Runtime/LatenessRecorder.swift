@@ -32,9 +32,12 @@ struct LatenessRecorder {
   }
 
   /// Percentiles of the samples kept (nearest-rank).
-  var summary: Summary? {
-    guard !samples.isEmpty else { return nil }
-    let sorted = samples.sorted()
+  var summary: Summary? { summary(including: nil) }
+
+  /// Percentiles of the samples kept and of `pending`, a lateness not recorded yet.
+  func summary(including pending: Int64?) -> Summary? {
+    let sorted = (pending.map { samples + [$0] } ?? samples).sorted()
+    guard !sorted.isEmpty else { return nil }
     func rank(_ percent: Int) -> Int64 {
       sorted[min(sorted.count - 1, max(0, (sorted.count * percent + 99) / 100 - 1))]
     }
