@@ -153,7 +153,7 @@ extension Loader {
     where !controlNames.contains(reference.name) && !controlNamesMayBeIncomplete {
       checker.error(
         "\(name) uses control '\(reference.name)', which 'controls' does not define",
-        at: settings.locations[reference.key] ?? mapping.range,
+        at: settings.location(of: reference) ?? mapping.range,
         hint: closestMatch(to: reference.name, among: controlNames).map { "did you mean '\($0)'?" }
           ?? "define it under 'controls' with its press and long_press actions; controls: "
           + controlNames.joined(separator: ", "))
@@ -180,6 +180,8 @@ extension Loader {
     }
     var values: [KeyedSetting] = []
     var locations: [String: SourceRange] = [:]
+    var entryLocations: [String: [String: EntryLocation]] = [:]
+    var itemLocations: [String: [SourceRange]] = [:]
     for spec in specs {
       if let node = mapping[spec.name] {
         guard let value = settingValue(node, key: spec.name, type: spec.type, context: context)
@@ -189,6 +191,20 @@ extension Loader {
         }
         values.append(KeyedSetting(key: spec.name, value: value))
         locations[spec.name] = node.range
+        switch node {
+        case .mapping(let mapping):
+          var entries: [String: EntryLocation] = [:]
+          for entry in mapping.entries {
+            entries[entry.key.text] = EntryLocation(
+              key: entry.key.range, value: entry.value.range,
+              items: entry.value.sequence?.items.map(\.range) ?? [])
+          }
+          entryLocations[spec.name] = entries
+        case .sequence(let sequence):
+          itemLocations[spec.name] = sequence.items.map(\.range)
+        case .scalar:
+          break
+        }
       } else if let value = spec.defaultValue {
         values.append(KeyedSetting(key: spec.name, value: value))
         locations[spec.name] = defaultsAt
@@ -200,7 +216,11 @@ extension Loader {
           hint: "add '\(spec.name):' (\(spec.summary))")
       }
     }
-    return failed ? nil : PluginSettings(values: values, locations: locations)
+    return failed
+      ? nil
+      : PluginSettings(
+        values: values, locations: locations, entryLocations: entryLocations,
+        itemLocations: itemLocations)
   }
 
   /// One value of a plugin setting, checked against its type.

@@ -136,6 +136,22 @@ public struct KeyedSetting: Sendable, Equatable, Hashable {
   }
 }
 
+/// Where one entry of a map setting stands in the file.
+public struct EntryLocation: Sendable, Equatable {
+  /// The key.
+  public var key: SourceRange
+  /// The value.
+  public var value: SourceRange
+  /// The items of the value, when it is written as a list.
+  public var items: [SourceRange]
+  /// Creates a location.
+  public init(key: SourceRange, value: SourceRange, items: [SourceRange] = []) {
+    self.key = key
+    self.value = value
+    self.items = items
+  }
+}
+
 /// A plugin's settings after validation: every key of its schema present (defaults filled in),
 /// each with the location it came from (or the entry's location for a default).
 public struct PluginSettings: Sendable, Equatable {
@@ -143,10 +159,21 @@ public struct PluginSettings: Sendable, Equatable {
   public var values: [KeyedSetting]
   /// Where each top-level key's value stands: its value node, or the whole entry for a default.
   public var locations: [String: SourceRange]
+  /// Where each entry of a map setting written in the file stands, by setting and then key, so
+  /// that a problem with one entry points at that entry.
+  public var entryLocations: [String: [String: EntryLocation]]
+  /// Where each item of a list setting written as a list stands, by setting.
+  public var itemLocations: [String: [SourceRange]]
   /// Creates settings.
-  public init(values: [KeyedSetting], locations: [String: SourceRange]) {
+  public init(
+    values: [KeyedSetting], locations: [String: SourceRange],
+    entryLocations: [String: [String: EntryLocation]] = [:],
+    itemLocations: [String: [SourceRange]] = [:]
+  ) {
     self.values = values
     self.locations = locations
+    self.entryLocations = entryLocations
+    self.itemLocations = itemLocations
   }
 
   /// The value of `key`, if the schema has it. Plugins read their settings typed, through the
@@ -175,8 +202,14 @@ public struct ControlReference: Sendable, Equatable, Hashable {
   public var name: String
   /// The setting key, for the error location.
   public var key: String
-  public init(name: String, key: String) {
+  /// Where in that setting, for the error location: the entry of a map setting, or the item of
+  /// a list setting, that names the control.
+  public var entry: String?
+  public var item: Int?
+  public init(name: String, key: String, entry: String? = nil, item: Int? = nil) {
     self.name = name
     self.key = key
+    self.entry = entry
+    self.item = item
   }
 }

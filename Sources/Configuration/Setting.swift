@@ -93,6 +93,32 @@ extension PluginSettings {
   public func location<Value>(of setting: Setting<Value>) -> SourceRange? {
     locations[setting.name]
   }
+
+  /// Where the entry `key` of the map `setting` stands in the file, when it is written there.
+  public func location<Value>(of setting: Setting<Value>, key: String) -> EntryLocation? {
+    entryLocations[setting.name]?[key]
+  }
+
+  /// Where the entry or item that names a control stands, or else its setting.
+  public func location(of reference: ControlReference) -> SourceRange? {
+    if let entry = reference.entry, let found = entryLocations[reference.key]?[entry] {
+      return found.value
+    }
+    if let item = reference.item, let items = itemLocations[reference.key],
+      items.indices.contains(item)
+    {
+      return items[item]
+    }
+    return locations[reference.key]
+  }
+
+  /// Where item `index` of the list `setting` stands in the file, when it is written as a list.
+  public func location<Value>(of setting: Setting<Value>, item index: Int) -> SourceRange? {
+    guard let items = itemLocations[setting.name], items.indices.contains(index) else {
+      return nil
+    }
+    return items[index]
+  }
 }
 
 // MARK: Formats

@@ -120,6 +120,8 @@ func withoutLocations(_ configuration: WodclockConfiguration) -> WodclockConfigu
     var instance = instance
     instance.location = nowhere
     instance.settings.locations = [:]
+    instance.settings.entryLocations = [:]
+    instance.settings.itemLocations = [:]
     return instance
   }
   copy.inputs = copy.inputs.map(strip)

@@ -135,11 +135,11 @@ public final class GPIOButtonInput: InputPlugin {
       }
     },
     controls: { settings in
-      try settings[buttons].map {
-        ControlReference(name: $0.control, key: buttons.name)
+      try settings[buttons].enumerated().map { index, button in
+        ControlReference(name: button.control, key: buttons.name, item: index)
       }
-        + settings[combinations].map {
-          ControlReference(name: $0.control, key: combinations.name)
+        + settings[combinations].enumerated().map { index, combination in
+          ControlReference(name: combination.control, key: combinations.name, item: index)
         }
     })
 

@@ -74,11 +74,10 @@ public final class GPIOBuzzerOutput: OutputPlugin {
     GPIOLines.checkLine(try settings[line], at: settings.range(of: line), &bag)
     GPIOLines.checkChip(try settings[chip], at: settings.range(of: chip), &bag)
     let maximum = try settings[maxOnTime]
-    let range = settings.range(of: patterns)
     for (cue, pattern) in try settings[patterns] {
       guard CueKind.allNames.contains(cue) else {
         bag.error(
-          "unknown cue '\(cue)' in 'patterns'", at: range,
+          "unknown cue '\(cue)' in 'patterns'", at: settings.range(of: patterns, key: cue),
           hint: closestMatch(to: cue, among: CueKind.allNames).map { "did you mean '\($0)'?" }
             ?? "cues: " + CueKind.allNames.joined(separator: ", "))
         continue
@@ -88,13 +87,15 @@ public final class GPIOBuzzerOutput: OutputPlugin {
           bag.error(
             "pattern '\(cue)' sounds for \(DurationText.format(on)), "
               + "longer than max_on_time \(DurationText.format(maximum))",
-            at: range, hint: "shorten the beep or raise 'max_on_time' (it protects the horn)")
+            at: settings.range(of: patterns, valueOf: cue, item: index),
+            hint: "shorten the beep or raise 'max_on_time' (it protects the horn)")
         }
       }
     }
-    for window in try settings[quietHours] where QuietHours.Window(parsing: window) == nil {
+    for (index, window) in try settings[quietHours].enumerated()
+    where QuietHours.Window(parsing: window) == nil {
       bag.error(
-        "invalid quiet hours '\(window)'", at: settings.range(of: quietHours),
+        "invalid quiet hours '\(window)'", at: settings.range(of: quietHours, item: index),
         hint: "write a time-of-day range such as \"21:00-07:00\"")
     }
   }

@@ -59,11 +59,11 @@ public final class GPIOSignalOutput: OutputPlugin {
     for (role, line) in entries {
       if !roles.contains(role) {
         bag.error(
-          "unknown role '\(role)' in 'lines'", at: range,
+          "unknown role '\(role)' in 'lines'", at: settings.range(of: lines, key: role),
           hint: closestMatch(to: role, among: roles).map { "did you mean '\($0)'?" }
             ?? "roles: " + roles.joined(separator: ", "))
       }
-      GPIOLines.checkLine(line, at: range, &bag)
+      GPIOLines.checkLine(line, at: settings.range(of: lines, valueOf: role), &bag)
     }
     GPIOLines.checkChip(try settings[chip], at: settings.range(of: chip), &bag)
   }

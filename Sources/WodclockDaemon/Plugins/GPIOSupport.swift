@@ -141,14 +141,6 @@ extension Character {
   fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
-extension PluginSettings {
-  /// Where `setting` stands, or a zero range when unknown (every key of a checked entry has a
-  /// location: its value, or the entry for a default).
-  func range<Value>(of setting: Setting<Value>) -> SourceRange {
-    location(of: setting) ?? SourceRange(at: SourceLocation(file: "", line: 1, column: 1))
-  }
-}
-
 /// Output lines held by a plugin: one request per chip, written only when a value changes.
 final class GPIOOutputLines {
   private struct Held {

@@ -161,18 +161,18 @@ struct RemoteKeyMap: Equatable, Sendable {
   /// targets of the `keys` and `repeat` settings.
   static func check(_ settings: PluginSettings, _ bag: inout DiagnosticBag) throws {
     let names = EvdevKeys.allNames
-    func checkName(_ name: String, _ setting: Setting<some Any>) {
+    func checkName(_ name: String, _ setting: Setting<some Any>, at range: SourceRange) {
       guard EvdevKeys.code(named: name) == nil else { return }
       let upper = name.uppercased()
       let guess = closestMatch(to: upper.hasPrefix("KEY_") ? upper : "KEY_" + upper, among: names)
       bag.error(
-        "unknown key '\(name)' in '\(setting.name)'", at: settings.range(of: setting),
+        "unknown key '\(name)' in '\(setting.name)'", at: range,
         hint: (guess.map { "did you mean '\($0)'? " } ?? "")
           + "keys are the kernel's KEY_* names (KEY_PAGEDOWN, KEY_KP1, KEY_F5 ...); "
           + "'evtest' shows what a device sends, and the daemon logs keys it does not map")
     }
     for (key, text) in try settings[USBRemoteInput.keys] {
-      checkName(key, USBRemoteInput.keys)
+      checkName(key, USBRemoteInput.keys, at: settings.range(of: USBRemoteInput.keys, key: key))
       if RemoteKeyTarget(parsing: text) == nil {
         var hint = "write " + RemoteKeyTarget.forms
         let first = text.split(separator: " ").first.map(String.init) ?? text
@@ -193,12 +193,14 @@ struct RemoteKeyMap: Equatable, Sendable {
         }
         bag.error(
           "cannot read '\(text)' for key '\(key)'",
-          at: settings.range(of: USBRemoteInput.keys),
+          at: settings.range(of: USBRemoteInput.keys, valueOf: key),
           hint: hint)
       }
     }
-    for name in try settings[USBRemoteInput.repeating] {
-      checkName(name, USBRemoteInput.repeating)
+    for (index, name) in try settings[USBRemoteInput.repeating].enumerated() {
+      checkName(
+        name, USBRemoteInput.repeating,
+        at: settings.range(of: USBRemoteInput.repeating, item: index))
     }
     if InputDeviceSelector(parsing: try settings[USBRemoteInput.device]) == nil {
       bag.error(

@@ -74,19 +74,19 @@ extension SpeakerOutput {
     let fileNames = try settings[sounds].map(\.key)
     let words = GeneratedSound.allCases.map(\.rawValue) + fileNames + [voiceWord, voiceAfterWord]
     let cueNames = SpeakerCueRules.allNames
-    func checkCue(_ cue: String, in key: String, at range: SourceRange) -> Bool {
+    func checkCue(_ cue: String, in setting: Setting<some Any>) -> Bool {
       guard !cueNames.contains(cue) else { return true }
       bag.error(
-        "unknown cue '\(cue)' in '\(key)'", at: range,
+        "unknown cue '\(cue)' in '\(setting.name)'", at: settings.range(of: setting, key: cue),
         hint: closestMatch(to: cue, among: cueNames).map { "did you mean '\($0)'?" }
           ?? "cues: " + cueNames.joined(separator: ", "))
       return false
     }
-    for (cue, items) in try settings[cues]
-    where checkCue(cue, in: cues.name, at: settings.range(of: cues)) {
-      for word in items where !words.contains(word) {
+    for (cue, items) in try settings[cues] where checkCue(cue, in: cues) {
+      for (index, word) in items.enumerated() where !words.contains(word) {
         bag.error(
-          "unknown sound '\(word)' for cue '\(cue)'", at: settings.range(of: cues),
+          "unknown sound '\(word)' for cue '\(cue)'",
+          at: settings.range(of: cues, valueOf: cue, item: index),
           hint: closestMatch(to: word, among: words).map { "did you mean '\($0)'?" }
             ?? "write one of " + words.joined(separator: ", ")
             + ", or name a WAV file under 'sounds'")
@@ -94,35 +94,39 @@ extension SpeakerOutput {
       if items.contains(voiceWord) && items.contains(voiceAfterWord) {
         bag.error(
           "cue '\(cue)' has both '\(voiceWord)' and '\(voiceAfterWord)'",
-          at: settings.range(of: cues), hint: "the voice speaks once: keep one of them")
+          at: settings.range(of: cues, valueOf: cue),
+          hint: "the voice speaks once: keep one of them")
       }
     }
     for (cue, _) in try settings[patterns] {
-      _ = checkCue(cue, in: patterns.name, at: settings.range(of: patterns))
+      _ = checkCue(cue, in: patterns)
     }
     for (cue, _) in try settings[volumes] {
-      _ = checkCue(cue, in: volumes.name, at: settings.range(of: volumes))
+      _ = checkCue(cue, in: volumes)
     }
     let lineKeys = LineKey.allCases.map(\.rawValue)
     for (key, _) in try settings[lines] where LineKey(rawValue: key) == nil {
       bag.error(
-        "unknown line '\(key)' in 'lines'", at: settings.range(of: lines),
+        "unknown line '\(key)' in 'lines'", at: settings.range(of: lines, key: key),
         hint: closestMatch(to: key, among: lineKeys).map { "did you mean '\($0)'?" }
           ?? "lines: " + lineKeys.joined(separator: ", "))
     }
     for (name, _) in try settings[sounds] where GeneratedSound(rawValue: name) != nil {
       bag.error(
-        "the sound name '\(name)' is one of the built-in sounds", at: settings.range(of: sounds),
+        "the sound name '\(name)' is one of the built-in sounds",
+        at: settings.range(of: sounds, key: name),
         hint: "give the file another name (the built-in '\(name)' stays as it is)")
     }
     for file in try soundFiles(in: settings) {
       if case .failure(let problem) = SoundFile.load(file) {
-        bag.error(problem.message, at: settings.range(of: sounds), hint: problem.hint)
+        bag.error(
+          problem.message, at: settings.range(of: sounds, valueOf: file.name), hint: problem.hint)
       }
     }
-    for window in try settings[quietHours] where QuietHours.Window(parsing: window) == nil {
+    for (index, window) in try settings[quietHours].enumerated()
+    where QuietHours.Window(parsing: window) == nil {
       bag.error(
-        "invalid quiet hours '\(window)'", at: settings.range(of: quietHours),
+        "invalid quiet hours '\(window)'", at: settings.range(of: quietHours, item: index),
         hint: "write a time-of-day range such as \"21:00-07:00\"")
     }
   }

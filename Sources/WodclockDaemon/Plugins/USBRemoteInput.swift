@@ -100,11 +100,11 @@ public final class USBRemoteInput: InputPlugin {
     controls: { settings in
       // The keys the owner mapped by hand must name defined controls; a profile's built-in
       // keys may name controls a config leaves out (those keys then do nothing).
-      try settings[keys].compactMap { _, text in
+      try settings[keys].compactMap { key, text in
         var target = RemoteKeyTarget(parsing: text)
         if case .compose(_, let otherwise)? = target { target = otherwise }
         guard case .control(let name)? = target else { return nil }
-        return ControlReference(name: name, key: keys.name)
+        return ControlReference(name: name, key: keys.name, entry: key)
       }
     })
 
