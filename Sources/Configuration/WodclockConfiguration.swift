@@ -362,6 +362,13 @@ public struct PluginInstance: Sendable, Equatable {
     self.settings = settings
     self.location = location
   }
+
+  /// Whether `other` makes the same plugin: the same kind, id and settings from the same file,
+  /// wherever in it the entry stands (a line added above it does not change what it does).
+  public func makesTheSamePlugin(as other: PluginInstance) -> Bool {
+    kind == other.kind && id == other.id && settings.values == other.settings.values
+      && location.file == other.location.file
+  }
 }
 
 /// The class schedule: on which weekdays, at what time of day, which workout is loaded for which

@@ -173,6 +173,25 @@ private func tabataConfig(_ extra: String = "") -> String {
     #expect(amrap?["length_s"]?.doubleValue == 600)
   }
 
+  @Test func aReloadThatOnlyMovesTheOutputsKeepsThemRunning() throws {
+    let record = OutputRecord()
+    let config = tabataConfig()
+    let clock = try InProcessDaemon(config: config, kinds: [.recordingOutput(record)])
+    clock.start()
+    clock.run(for: 5)
+    // A comment above everything moves every entry a line down: nothing a plugin is made from.
+    try clock.writeConfig("# the front wall\n" + config)
+    clock.signal(.hangup)
+    #expect(clock.logLines(containing: "reloaded").count == 1)
+    #expect(record.stops == 0)
+    #expect(record.startAttempts == [0])
+    // A changed setting still makes the output again.
+    try clock.writeConfig(config.replacingFirst("id: probe", with: "id: probe2"))
+    clock.signal(.hangup)
+    #expect(record.stops == 1)
+    #expect(record.startAttempts == [0, 5])
+  }
+
   @Test func aBrokenReloadKeepsEverythingAndSaysSo() throws {
     let record = OutputRecord()
     let clock = try InProcessDaemon(config: tabataConfig(), kinds: [.recordingOutput(record)])

@@ -46,10 +46,13 @@ final class Supervisor {
     for slot in slots { start(slot, at: now) }
   }
 
-  /// After a reload: restarts the inputs or the outputs when their config entries changed; an
-  /// unchanged output re-reads the files it was made from.
+  /// After a reload: restarts the inputs or the outputs when their config entries changed (not
+  /// when they only moved in the file); an unchanged output re-reads the files it was made from.
   func apply(from previous: WodclockConfiguration, to next: WodclockConfiguration, at now: Int64) {
-    if previous.outputs != next.outputs {
+    func changed(_ old: [PluginInstance], _ new: [PluginInstance]) -> Bool {
+      !old.elementsEqual(new) { $0.makesTheSamePlugin(as: $1) }
+    }
+    if changed(previous.outputs, next.outputs) {
       replace(.output, with: next.outputs, at: now)
     } else {
       for slot in slots {
@@ -65,7 +68,7 @@ final class Supervisor {
         }
       }
     }
-    if previous.inputs != next.inputs { replace(.input, with: next.inputs, at: now) }
+    if changed(previous.inputs, next.inputs) { replace(.input, with: next.inputs, at: now) }
   }
 
   /// Stops every plugin: inputs first, so no action arrives while the outputs go to their safe
