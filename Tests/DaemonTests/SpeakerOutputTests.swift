@@ -10,6 +10,7 @@ import Glibc
 import HardwareKit
 import SoundKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon
@@ -388,6 +389,49 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     // The work's 3-2-1 at 27-29 s plays on the card found again.
     let later = card.onsets().filter { $0 > back }.map(Self.seconds)
     #expect(later.contains { abs($0 - 27) < 0.001 }, "\(later)")
+  }
+
+  /// An owner who replaces the air horn's WAV file and reloads hears the new one, although the
+  /// speaker's entry did not change (so the output is not made again).
+  @Test func aReplacedWAVFileIsHeardAfterAReload() throws {
+    let sounds = try ScratchDirectory(prefix: "wodclock-sounds-")
+    defer { sounds.remove() }
+    let horn = sounds.file("airhorn.wav")
+    try FileSystem.writeFileAtomically(horn, Self.wav(amplitude: 3_000))
+    let (clock, card) = try Self.speaker(
+      speakerConfig(", sounds: {airhorn: \(horn)}, cues: {countdown: [airhorn]}"))
+    clock.start()
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 7.5)
+    try FileSystem.writeFileAtomically(horn, Self.wav(amplitude: 6_000))
+    clock.signal(.hangup)
+    #expect(clock.logLines(containing: "output re-read its files").count == 1)
+    clock.run(for: 1)
+    func loudest(from start: Double) -> Int {
+      card.heard.filter { (start..<start + 0.3).contains(Self.seconds($0.instant)) }
+        .map { abs(Int($0.sample)) }.max() ?? 0
+    }
+    let before = loudest(from: 7)
+    let after = loudest(from: 8)
+    #expect(before > 0)
+    #expect(abs(after - 2 * before) <= before / 20, "before \(before), after \(after)")
+    // Read again unchanged, nothing is made again.
+    clock.signal(.hangup)
+    #expect(clock.logLines(containing: "output re-read its files").count == 1)
+  }
+
+  /// A 16-bit mono WAV file of 0.2 s at 16 kHz holding `amplitude` throughout.
+  static func wav(amplitude: Int16) -> [UInt8] {
+    func le(_ value: UInt32, _ bytes: Int) -> [UInt8] {
+      (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) }
+    }
+    let samples = [Int16](repeating: amplitude, count: 3_200)
+    let data = samples.flatMap { le(UInt32(UInt16(bitPattern: $0)), 2) }
+    let format = le(1, 2) + le(1, 2) + le(16_000, 4) + le(32_000, 4) + le(2, 2) + le(16, 2)
+    let body =
+      Array("WAVE".utf8) + Array("fmt ".utf8) + le(16, 4) + format + Array("data".utf8)
+      + le(UInt32(data.count), 4) + data
+    return Array("RIFF".utf8) + le(UInt32(body.count), 4) + body
   }
 
   /// Ducking opens the mixer of the card the device plays on: a card named by its id

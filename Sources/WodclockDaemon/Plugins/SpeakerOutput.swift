@@ -56,7 +56,7 @@ public typealias SoundStreamOpener = (_ device: String, _ bufferTime: Int64) thr
   any SoundStream
 
 /// A speaker on an ALSA device.
-public final class SpeakerOutput: OutputPlugin {
+public final class SpeakerOutput: OutputPlugin, FileReloading {
   public let id: String
   public let kind = SpeakerOutput.kindName
   public static let kindName = "speaker"
@@ -70,8 +70,10 @@ public final class SpeakerOutput: OutputPlugin {
   let voiceEnabled: Bool
   /// Makes the voice in a child process; nil: the cues play their sounds only.
   private let synthesizer: VoiceSynthesizer?
+  /// The owner's WAV files, where they are.
+  private let wavFiles: [SoundFile]
   /// The owner's WAV files, decoded, by name.
-  private let files: [String: PCMClip]
+  private var files: [String: PCMClip]
 
   /// The rate asked of the device: espeak-ng's, so the voice, the largest part of the bank, is
   /// kept as it was made (1.5 MB for English; resampled to 48 kHz it would be 3.2 MB). Cue
@@ -200,14 +202,8 @@ public final class SpeakerOutput: OutputPlugin {
     ducking = try settings[Self.duck]
     voiceEnabled = try settings[Self.voice]
     self.synthesizer = voiceEnabled ? synthesizer : nil
-    var decoded: [String: PCMClip] = [:]
-    for file in try Self.soundFiles(in: settings) {
-      switch SoundFile.load(file) {
-      case .success(let clip): decoded[file.name] = clip
-      case .failure(let problem): throw PluginError(problem.message)
-      }
-    }
-    files = decoded
+    wavFiles = try Self.soundFiles(in: settings)
+    files = try Self.decode(wavFiles)
     lines = SpokenLines(language: .english).with(overrides: overrides)
     bank = SoundBank(sampleRate: 48_000)
   }
@@ -639,6 +635,27 @@ public final class SpeakerOutput: OutputPlugin {
     for text in voiceClips.keys.sorted() {
       if let clip = voiceClips[text] { _ = bank.add(clip, as: .voice(text)) }
     }
+  }
+
+  /// Reads the owner's WAV files again (an air horn replaced under the same name): the bank is
+  /// made again when one of them changed.
+  public func reloadFiles() throws -> Bool {
+    let decoded = try Self.decode(wavFiles)
+    guard decoded != files else { return false }
+    files = decoded
+    if !bank.clips.isEmpty { remakeBank(sampleRate: bank.sampleRate) }
+    return true
+  }
+
+  private static func decode(_ soundFiles: [SoundFile]) throws(PluginError) -> [String: PCMClip] {
+    var decoded: [String: PCMClip] = [:]
+    for file in soundFiles {
+      switch SoundFile.load(file) {
+      case .success(let clip): decoded[file.name] = clip
+      case .failure(let problem): throw PluginError(problem.message)
+      }
+    }
+    return decoded
   }
 
   /// Makes the bank again (another rate, another language's voice). The schedule names sounds
