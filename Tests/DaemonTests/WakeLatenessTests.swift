@@ -9,18 +9,8 @@ import Testing
 @testable import WodclockDaemon
 
 @Suite struct WakeLatenessTests {
-  private let config = """
-    defaults:
-      preset: emom
-      count_in: 0s
-    presets:
-      emom:
-        mode: emom
-        interval: 10s
-        rounds: 6
-    outputs:
-      - {type: test-output, id: probe}
-    """
+  /// The daemon tests' EMOM, which wakes the loop every second.
+  private let config = testConfig
 
   /// The engine's next deadline on the monotonic clock.
   private func nextEngineDeadline(_ clock: InProcessDaemon) throws -> Int64 {
@@ -36,7 +26,7 @@ import Testing
   }
 
   @Test func aDeadlineAnsweredForBeforeItsTurnCountsAtTheTurn() throws {
-    let clock = try InProcessDaemon(config: config, kinds: [.recordingOutput(OutputRecord())])
+    let clock = try InProcessDaemon(config: config, kinds: [])
     clock.start()
     #expect(try clock.request(#"{"cmd": "start"}"#)["ok"] == true)
     clock.run(for: 0.5)
@@ -63,7 +53,7 @@ import Testing
   }
 
   @Test func aDeadlinePassedWhileHeldShowsBeforeTheTurn() throws {
-    let clock = try InProcessDaemon(config: config, kinds: [.recordingOutput(OutputRecord())])
+    let clock = try InProcessDaemon(config: config, kinds: [])
     clock.start()
     #expect(try clock.request(#"{"cmd": "start"}"#)["ok"] == true)
     clock.run(for: 0.5)
