@@ -150,6 +150,11 @@ public struct EntryLocation: Sendable, Equatable {
     self.value = value
     self.items = items
   }
+
+  /// Where item `index` of the value stands, or the value when it is not a list that long.
+  public func item(_ index: Int) -> SourceRange {
+    items.indices.contains(index) ? items[index] : value
+  }
 }
 
 /// A plugin's settings after validation: every key of its schema present (defaults filled in),

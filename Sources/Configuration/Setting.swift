@@ -104,19 +104,19 @@ extension PluginSettings {
     if let entry = reference.entry, let found = entryLocations[reference.key]?[entry] {
       return found.value
     }
-    if let item = reference.item, let items = itemLocations[reference.key],
-      items.indices.contains(item)
-    {
-      return items[item]
+    if let item = reference.item, let found = itemLocation(item, of: reference.key) {
+      return found
     }
     return locations[reference.key]
   }
 
   /// Where item `index` of the list `setting` stands in the file, when it is written as a list.
   public func location<Value>(of setting: Setting<Value>, item index: Int) -> SourceRange? {
-    guard let items = itemLocations[setting.name], items.indices.contains(index) else {
-      return nil
-    }
+    itemLocation(index, of: setting.name)
+  }
+
+  private func itemLocation(_ index: Int, of key: String) -> SourceRange? {
+    guard let items = itemLocations[key], items.indices.contains(index) else { return nil }
     return items[index]
   }
 }

@@ -23,8 +23,7 @@ extension PluginSettings {
     -> SourceRange
   {
     guard let entry = location(of: setting, key: key) else { return range(of: setting) }
-    guard let item else { return entry.value }
-    return entry.items.indices.contains(item) ? entry.items[item] : entry.value
+    return item.map(entry.item) ?? entry.value
   }
 
   /// Where item `index` of the list `setting` stands, or the setting.
