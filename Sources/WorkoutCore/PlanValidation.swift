@@ -103,13 +103,16 @@ extension WorkoutPlan {
       }
     }
     // The one place the length of a whole workout is bounded; only parameters in range are
-    // worth adding up.
+    // worth adding up. The message gives the real length, which can be far past what a
+    // `TimeSpan` holds (24-hour intervals, 999 rounds of 99 sets: about 4.7 million hours).
     if errors.errors.isEmpty, timedLength > PlanLimits.workoutLength {
-      let hours = timedLength.nanoseconds / (3600 * TimeSpan.nanosecondsPerSecond)
-      let limit = PlanLimits.workoutLength.nanoseconds / (3600 * TimeSpan.nanosecondsPerSecond)
+      let nanosecondsPerHour = Int128(3600 * TimeSpan.nanosecondsPerSecond)
+      let length = Self.exactTimedLength(countIn: countIn, mode: mode)
+      let hours = length.nanoseconds / nanosecondsPerHour
+      let limit = Int128(PlanLimits.workoutLength.nanoseconds) / nanosecondsPerHour
       errors.add(
         "",
-        "would last \(timedLength == .saturated ? "more than" : "about") \(hours) hours, longer "
+        "would last \(length.isSaturated ? "more than" : "about") \(hours) hours, longer "
           + "than the \(limit) hours a workout may last; use fewer rounds, sets or repetitions, "
           + "or shorter intervals")
     }
@@ -121,63 +124,63 @@ extension WorkoutPlan {
   /// overflowing, so it can be asked of any plan; it is exact for one whose parameters are in
   /// range.
   public var timedLength: TimeSpan {
-    let countIn = mode.name != .clock && self.countIn > .zero ? self.countIn : .zero
-    return countIn.saturatingAdd(Self.timedLength(of: mode))
+    let length = Self.exactTimedLength(countIn: countIn, mode: mode)
+    return TimeSpan(nanoseconds: Int64(clamping: length.nanoseconds))
   }
 
-  private static func timedLength(of mode: WorkoutMode) -> TimeSpan {
+  private static func exactTimedLength(countIn: TimeSpan, mode: WorkoutMode) -> WideLength {
+    let countIn = mode.name != .clock ? WideLength(countIn) : .zero
+    return countIn + timedLength(of: mode)
+  }
+
+  private static func timedLength(of mode: WorkoutMode) -> WideLength {
     switch mode {
     case .clock:
       return .zero
     case .forTime(let parameters):
-      return parameters.cap ?? .zero
+      return WideLength(parameters.cap ?? .zero)
     case .amrap(let parameters):
-      return parameters.time
+      return WideLength(parameters.time)
     case .emom(let parameters):
-      return parameters.interval.saturatingMultiply(parameters.rounds)
+      return WideLength(parameters.interval) * parameters.rounds
     case .intervals(let parameters), .tabata(let parameters):
       // As `intervalSegments` lays them out: a rest after every work interval but the last of
       // each set, a set rest (or, without one, a rest) between sets, a last rest unless skipped.
       let sets = max(parameters.sets, 1)
       let rounds = max(parameters.rounds, 1)
-      let rest = parameters.rest > .zero ? parameters.rest : .zero
-      let between = parameters.setRest > .zero ? parameters.setRest : rest
-      return parameters.work.saturatingMultiply(sets.saturatingMultiply(rounds))
-        .saturatingAdd(rest.saturatingMultiply(sets.saturatingMultiply(rounds - 1)))
-        .saturatingAdd(between.saturatingMultiply(sets - 1))
-        .saturatingAdd(parameters.skipLastRest ? .zero : rest)
+      let rest = WideLength(parameters.rest)
+      let between = parameters.setRest > .zero ? WideLength(parameters.setRest) : rest
+      return WideLength(parameters.work) * sets * rounds + rest * sets * (rounds - 1)
+        + between * (sets - 1) + (parameters.skipLastRest ? .zero : rest)
     case .tempo(let parameters):
-      let rep = TempoPhase.allCases.reduce(TimeSpan.zero) { total, phase in
-        let length = parameters.tempo.duration(of: phase)
-        return total.saturatingAdd(length > .zero ? length : .zero)
+      let rep = TempoPhase.allCases.reduce(WideLength.zero) { total, phase in
+        total + WideLength(parameters.tempo.duration(of: phase))
       }
       let sides = parameters.unilateral ? 2 : 1
-      let switchPause = parameters.switchPause > .zero ? parameters.switchPause : .zero
-      let setRest = parameters.setRest > .zero ? parameters.setRest : .zero
       let sets = max(parameters.sets, 1)
-      let set = rep.saturatingMultiply(sides.saturatingMultiply(parameters.reps))
-        .saturatingAdd(switchPause.saturatingMultiply(sides - 1))
-      return set.saturatingMultiply(sets).saturatingAdd(setRest.saturatingMultiply(sets - 1))
+      let set = rep * sides * parameters.reps + WideLength(parameters.switchPause) * (sides - 1)
+      return set * sets + WideLength(parameters.setRest) * (sets - 1)
     case .sequence(let parameters):
-      let steps = parameters.steps.reduce(TimeSpan.zero) { $0.saturatingAdd(timedLength(of: $1)) }
+      let steps = parameters.steps.reduce(WideLength.zero) { $0 + timedLength(of: $1) }
       // Within range the sum is exact, so the skipped rest is in it and the difference is.
-      guard steps != .saturated, let skipped = SequenceCompiler.skippedRest(parameters)?.duration,
-        skipped > .zero, skipped <= steps
+      guard !steps.isSaturated, let skipped = SequenceCompiler.skippedRest(parameters)?.duration
       else { return steps }
-      return steps - skipped
+      let skippedLength = WideLength(skipped)
+      guard skippedLength.nanoseconds <= steps.nanoseconds else { return steps }
+      return WideLength(nanoseconds: steps.nanoseconds - skippedLength.nanoseconds)
     }
   }
 
   /// A step's timed length: a leaf's duration, a loop's own duration (it fills it exactly), or
   /// its children's, each times the repetitions.
-  private static func timedLength(of step: SequenceStep) -> TimeSpan {
-    let once: TimeSpan
+  private static func timedLength(of step: SequenceStep) -> WideLength {
+    let once: WideLength
     if step.steps.isEmpty || step.loop {
-      once = step.duration ?? .zero
+      once = WideLength(step.duration ?? .zero)
     } else {
-      once = step.steps.reduce(.zero) { $0.saturatingAdd(timedLength(of: $1)) }
+      once = step.steps.reduce(.zero) { $0 + timedLength(of: $1) }
     }
-    return once.saturatingMultiply(step.repetitions)
+    return once * step.repetitions
   }
 
   /// A rep scheme: one entry per round, each a sane rep count, and as many rounds as `rounds`
@@ -263,5 +266,32 @@ private struct PlanErrorCollector {
     if !range.contains(value) {
       add(parameter, "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
     }
+  }
+}
+
+/// A length in nanoseconds wide enough for any plan's parameters added up, however far out of
+/// range: the products of in-range counts and lengths reach about 10^20 ns, past `Int64`, and
+/// sequences nest deeper still, so the arithmetic saturates rather than overflows. Negative
+/// lengths and counts (which validation refuses) count as zero, as `TimeSpan`'s saturating
+/// arithmetic does.
+private struct WideLength {
+  var nanoseconds: Int128
+
+  static let zero = WideLength(nanoseconds: 0)
+  static let saturated = WideLength(nanoseconds: .max)
+  var isSaturated: Bool { nanoseconds == .max }
+
+  init(nanoseconds: Int128) { self.nanoseconds = nanoseconds }
+  init(_ span: TimeSpan) { nanoseconds = Int128(max(span.nanoseconds, 0)) }
+
+  static func + (lhs: Self, rhs: Self) -> Self {
+    let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds)
+    return overflow ? .saturated : Self(nanoseconds: sum)
+  }
+
+  static func * (lhs: Self, count: Int) -> Self {
+    guard count > 0 else { return .zero }
+    let (product, overflow) = lhs.nanoseconds.multipliedReportingOverflow(by: Int128(count))
+    return overflow ? .saturated : Self(nanoseconds: product)
   }
 }

@@ -468,7 +468,7 @@ struct ExtremeValueTests {
       """)
     #expect(
       located(result) == [
-        "2:3: error: preset 'forever' would last more than 2562047 hours, longer than the 48 "
+        "2:3: error: preset 'forever' would last about 4747248 hours, longer than the 48 "
           + "hours a workout may last",
         "9:3: error: preset 'two-days' would last about 48 hours, longer than the 48 hours a "
           + "workout may last",

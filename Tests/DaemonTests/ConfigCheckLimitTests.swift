@@ -42,7 +42,7 @@ private func largeConfig(lineEnd: String, misspelt: Bool = false) -> String {
     #expect(checked.status == 78)
     #expect(
       checked.error.contains(
-        "wodclock.yaml:2:3: error: preset 'forever' would last more than 2562047 hours, longer "
+        "wodclock.yaml:2:3: error: preset 'forever' would last about 4747248 hours, longer "
           + "than the 48 hours a workout may last"))
     // Started with it, the daemon refuses the file instead of dying of the overflow.
     let daemon = try DaemonHarness(config: config)
