@@ -298,6 +298,18 @@ public enum FileSystem {
     }
   }
 
+  /// Removes the file at `path` and syncs its directory, so that the removal, like a
+  /// `writeFileAtomically`, survives a power cut (see there).
+  /// - Returns: `false` when there was nothing to remove.
+  ///
+  /// The corresponding C functions are `unlink`, `fsync`.
+  @discardableResult
+  public static func removeFileDurably(_ path: String) throws(SystemError) -> Bool {
+    guard try removeFile(path) else { return false }
+    try syncDirectory(split(path).directory)
+    return true
+  }
+
   /// Removes the empty directory at `path`.
   ///
   /// The corresponding C function is `rmdir`.

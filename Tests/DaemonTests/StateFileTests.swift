@@ -126,12 +126,15 @@ import WodclockTestSupport
 
     let filler = try disk.fill()
     #expect(try daemon.request(["cmd": "finish"])["ok"]?.boolValue == true)
+    // The state that could not be saved took the older file with it; its page is filled too.
+    let refiller = try disk.fill(name: "refiller")
     try finishAWorkout(daemon)
     #expect(try history(daemon).count == 1)
     // The failed appends left nothing behind.
     #expect(try FileSystem.attributes(path).size == 4_090)
 
     try FileSystem.removeFile(filler)
+    try FileSystem.removeFile(refiller)
     #expect(try daemon.request(["cmd": "reset"])["ok"]?.boolValue == true)
     let entries = try history(daemon)
     #expect(entries.count == 3)
@@ -148,6 +151,31 @@ import WodclockTestSupport
   }
 }
 
+extension StateFileTests {
+  @Test(.enabled(if: geteuid() == 0, "mounting a small tmpfs needs root"))
+  func aStateThatCannotBeSavedLeavesNoOlderOneToRestore() throws {
+    let daemon = try DaemonHarness(config: testConfig)
+    let disk = try SmallTmpfs(at: daemon.stateDirectory, pages: 16)
+    defer { withExtendedLifetime(daemon) { disk.unmount() } }
+    let path = daemon.stateDirectory + "/state.json"
+    try daemon.start()
+    #expect(try daemon.request(["cmd": "start"])["ok"]?.boolValue == true)
+    #expect(try FileSystem.attributes(path).kind == .regularFile)
+
+    let filler = try disk.fill()
+    #expect(try daemon.request(["cmd": "finish"])["ok"]?.boolValue == true)
+    #expect(throws: SystemError.self) { try FileSystem.attributes(path) }
+    #expect(daemon.log.contains("the older one is removed"))
+    try daemon.signal(.kill)
+    try daemon.waitForExit()
+
+    // Room again, and a restart: the finished workout does not come back as running.
+    try FileSystem.removeFile(filler)
+    try daemon.start()
+    #expect(try daemon.status()["state"]?.stringValue == "idle")
+  }
+}
+
 /// A tmpfs of a few pages mounted over a directory, so that a test can really fill the disk.
 private struct SmallTmpfs {
   let path: String
@@ -161,8 +189,8 @@ private struct SmallTmpfs {
   }
 
   /// Takes every free page with a file of its own and returns its path.
-  func fill() throws -> String {
-    let filler = path + "/filler"
+  func fill(name: String = "filler") throws -> String {
+    let filler = path + "/" + name
     let fd = try FileDescriptor.open(filler, .writeOnly, options: [.create, .exclusiveCreate])
     defer { try? fd.close() }
     let page = [UInt8](repeating: 0x20, count: 4096)

@@ -298,10 +298,16 @@ final class EngineHost {
         logger.notice("the workout state is saved again", [("path", store.statePath)])
       }
     } catch {
+      // The file on disk now holds an older state than the engine's: a kill -9 or a power cut
+      // would bring that one back (a finished workout as running). Removing it needs no free
+      // space, and no state is better than a wrong one: the next save that works writes it anew.
+      let discarded = store.discard()
       guard !saveFailing else { return }
       saveFailing = true
       logger.error(
-        "cannot save the workout state; retrying on every action",
+        discarded
+          ? "cannot save the workout state; the older one is removed, retrying on every action"
+          : "cannot save the workout state, nor remove the older one; retrying on every action",
         [("path", store.statePath), ("error", "\(error)")])
     }
   }

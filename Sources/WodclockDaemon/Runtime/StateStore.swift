@@ -201,7 +201,12 @@ struct StateStore {
   }
 
   func clear() {
-    _ = try? FileSystem.removeFile(statePath)
+    _ = discard()
+  }
+
+  /// Removes the state file, so that none is restored; false when one may still be there.
+  func discard() -> Bool {
+    (try? FileSystem.removeFileDurably(statePath)) != nil
   }
 
   func appendHistory(_ entry: HistoryEntry) throws {
