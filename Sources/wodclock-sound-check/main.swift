@@ -156,8 +156,10 @@ func session(
   result.deadlines = (0..<count).map { firstDeadline + Int64($0) * interval }
   let rate = Int64(streams.playback.sampleRate)
   let end = result.deadlines.last! + 300_000_000
+  // Room for 20 s at most up front: a session waiting for an unplug is long but ends early.
   var recording = LoopbackRecording(
-    sampleRate: Int(rate), reservingSeconds: Int((end - MonotonicClock.now()) / 1_000_000_000) + 1)
+    sampleRate: Int(rate),
+    reservingSeconds: min(Int((end - MonotonicClock.now()) / 1_000_000_000) + 1, 20))
   var written: Int64 = 0
   var nextClick = 0
   var clickStart: Int64? = nil
@@ -376,12 +378,15 @@ func run() -> Int32 {
     return failures == 0 ? 0 : 1
   }
 
-  // Unplug mid-play: the card goes away 300 ms into a session of clicks, which goes on for up
-  // to 15 s until it notices (the emulated VM once took longer than 4 s to run sound-unplug).
+  // Unplug mid-play: the card goes away 300 ms into a session of clicks, which goes on until
+  // playing reports it. sound-unplug cannot finish before that (it waits for the card to be
+  // closed), and under emulation on a busy machine it took from under 4 s to more than 15 s
+  // to unbind the card, so the session waits for the report itself; its 1,200 clicks (two
+  // minutes) only stop a hang.
   var unplugger: Subprocess? = nil
   let unplugAt = MonotonicClock.now() + 300_000_000
   let interrupted = session(
-    streams, poller: poller, count: 150, firstDeadline: MonotonicClock.now() + 100_000_000,
+    streams, poller: poller, count: 1_200, firstDeadline: MonotonicClock.now() + 100_000_000,
     interval: 100_000_000
   ) { now in
     if unplugger == nil && now >= unplugAt {
@@ -400,7 +405,7 @@ func run() -> Int32 {
   print("      reported: \(gone)")
   check(gone.isUnplugged, "unplugging the card mid-play is reported as gone", "\(gone.kind)")
   do {
-    let status = try unplugger?.wait(timeoutMilliseconds: 15_000)
+    let status = try unplugger?.wait(timeoutMilliseconds: 60_000)
     check(status == .exited(0), "sound-unplug", "\(String(describing: status))")
   } catch {
     check(false, "sound-unplug", "\(error)")
