@@ -35,6 +35,16 @@ let sizeOptimized: Set<String> = [
   "SegmentDrivers", "WebInterface",
 ]
 
+extension Target {
+  /// A module of the functional core: pure values, given instants, no IO and no clock reads.
+  /// It imports the Swift standard library and other pure modules only, and depends on pure
+  /// modules only; `make lint` (Tests/scripts/check-layers.py) finds them by this declaration
+  /// and holds them to it.
+  static func pureTarget(name: String, dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies)
+  }
+}
+
 let package = Package(
   name: "wodclock",
   products: [
@@ -44,35 +54,35 @@ let package = Package(
   ],
   targets: [
     // Pure core: the Swift standard library only, no IO, no clock reads.
-    .target(name: "WorkoutCore"),
-    .target(name: "ConfigFormat"),
-    .target(name: "JSONKit"),
+    .pureTarget(name: "WorkoutCore"),
+    .pureTarget(name: "ConfigFormat"),
+    .pureTarget(name: "JSONKit"),
     // The whiteboard notation (`amrap 14`, `21-15-9 for time cap 10`): text to plans and back.
-    .target(name: "WorkoutNotation", dependencies: ["WorkoutCore", "ConfigFormat", "JSONKit"]),
-    .target(
+    .pureTarget(name: "WorkoutNotation", dependencies: ["WorkoutCore", "ConfigFormat", "JSONKit"]),
+    .pureTarget(
       name: "Configuration",
       dependencies: ["WorkoutCore", "ConfigFormat", "DisplayKit", "WorkoutNotation"]),
-    .target(name: "DisplayKit", dependencies: ["WorkoutCore"]),
+    .pureTarget(name: "DisplayKit", dependencies: ["WorkoutCore"]),
     // 7-segment rendering: segment font, layout templates, frames. Pure like DisplayKit.
-    .target(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
+    .pureTarget(name: "SevenSegment", dependencies: ["WorkoutCore", "DisplayKit"]),
     // LED-matrix rendering: fonts, layouts, wiring maps, gamma and power cap. Pure.
-    .target(name: "MatrixKit", dependencies: ["WorkoutCore", "DisplayKit"]),
+    .pureTarget(name: "MatrixKit", dependencies: ["WorkoutCore", "DisplayKit"]),
     // PNG files of matrix pictures, for wodclockctl's snapshots and the golden images: the
     // daemon sends pixels and never carries the encoder. Pure.
     // Deflate (RFC 1951) with its zlib and gzip wrappers' checksums: PNGs and web pages.
-    .target(name: "DeflateCoding"),
-    .target(name: "PNGEncoding", dependencies: ["MatrixKit", "DeflateCoding"]),
+    .pureTarget(name: "DeflateCoding"),
+    .pureTarget(name: "PNGEncoding", dependencies: ["MatrixKit", "DeflateCoding"]),
     // Pure logic of buttons and keys: debouncing, presses, long presses and combinations; a
     // workout composed on a keypad.
-    .target(name: "ButtonKit", dependencies: ["WorkoutCore"]),
+    .pureTarget(name: "ButtonKit", dependencies: ["WorkoutCore"]),
     // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
-    .target(name: "SounderKit", dependencies: ["WorkoutCore"]),
+    .pureTarget(name: "SounderKit", dependencies: ["WorkoutCore"]),
     // Pure logic of speakers: generated sounds, WAV decoding, the spoken lines per language,
     // cues to sounds, the sound schedule and the mixer that fills the PCM buffer.
-    .target(name: "SoundKit", dependencies: ["WorkoutCore", "SounderKit", "DisplayKit"]),
+    .pureTarget(name: "SoundKit", dependencies: ["WorkoutCore", "SounderKit", "DisplayKit"]),
     // The web interface's pure core: routes, access rules, the PIN throttle, sessions, event
     // stream framing, and what a page draws (the clock's laws and the face). Pure.
-    .target(
+    .pureTarget(
       name: "WebInterface",
       dependencies: [
         "WorkoutCore", "DisplayKit", "JSONKit", "Configuration", "WorkoutNotation",
@@ -81,7 +91,7 @@ let package = Package(
     // The link between clocks on an MQTT broker, pure: a room's topics, the leader's state
     // message and how a follower computes the same snapshot from it, commands over the broker,
     // Home Assistant's discovery payloads, the follower's faults as decisions.
-    .target(
+    .pureTarget(
       name: "ClockLink",
       dependencies: ["WorkoutCore", "JSONKit", "WorkoutNotation", "Configuration"]),
 

@@ -132,18 +132,20 @@ extension WallClock {
     /// An empty cache.
     public init() {}
 
-    /// `WallClock.civilTime(at: instant)`, from the cache when `instant` falls in the second
-    /// last asked for.
-    public mutating func civilTime(at instant: WallClock.Instant) -> CivilTime {
+    /// `zone(instant)`, from the cache when `instant` falls in the second last asked for (of
+    /// the same zone: call `removeAll()` when it changes).
+    public mutating func civilTime(
+      at instant: WallClock.Instant, in zone: (WallClock.Instant) -> CivilTime
+    ) -> CivilTime {
       if second != instant.seconds {
-        civil = WallClock.civilTime(at: instant)
+        civil = zone(instant)
         second = instant.seconds
       }
       civil.nanosecond = Int(instant.nanoseconds)
       return civil
     }
 
-    /// Forgets the cached second: call it after `WallClock.reloadTimeZone()`.
+    /// Forgets the cached second: call it after the zone's rules were read again.
     public mutating func removeAll() { second = nil }
   }
 }

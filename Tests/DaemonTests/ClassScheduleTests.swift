@@ -39,10 +39,7 @@ private let earlyClass = #"    - {days: daily, at: "06:10", name: Early WOD, wor
 private func zone(standard: Int, summer: Int, change: Int64) -> LocalZone {
   let offsetAt: @Sendable (Int64) -> Int = { $0 < change ? standard : summer }
   return LocalZone(
-    date: { instant in
-      let local = instant.seconds + Int64(offsetAt(instant.seconds))
-      return LocalDate(daysSinceEpoch: Int(local / 86_400))
-    },
+    civilTime: { civilTime(at: $0, utcOffset: offsetAt($0.seconds)) },
     resolve: { date, time in
       let local =
         Int64(date.daysSinceEpoch) * 86_400 + Int64(time.hour) * 3600 + Int64(time.minute) * 60
@@ -205,5 +202,34 @@ private func zone(standard: Int, summer: Int, change: Int64) -> LocalZone {
     #expect(try clock.status()["preset"] == .string("warmup"))
     clock.run(for: 0.1)
     #expect(try clock.status()["preset"] == .string("fran"))
+  }
+}
+
+/// How often the daemon read its zone's rules again.
+private final class ZoneReloads: @unchecked Sendable {
+  var count = 0
+}
+
+@Suite struct TimeZoneSeamTests {
+  @Test func theIdleScreenShowsTheGivenZonesTimeAndRereadsItsRulesOnceAMinute() throws {
+    let record = OutputRecord()
+    let clock = try InProcessDaemon(
+      config: scheduleConfig(earlyClass), kinds: [.recordingOutput(record)])
+    let reloads = ZoneReloads()
+    // 06:00 UTC is 08:00 two hours east; the machine's own zone plays no part.
+    clock.time.zone = LocalZone(
+      civilTime: { civilTime(at: $0, utcOffset: 7200) },
+      resolve: { _, _ in .unique(utcOffset: 7200) }, reload: { reloads.count += 1 })
+    clock.start()
+    let first = try #require(record.frames.last?.civilTime)
+    #expect(first.hour == 8 && first.minute == 0 && first.utcOffsetSeconds == 7200)
+    #expect(first.weekday == 1)
+    let startReloads = reloads.count
+    #expect(startReloads >= 1)
+    clock.run(for: 180)
+    let later = try #require(record.frames.last?.civilTime)
+    #expect(later.hour == 8 && later.minute == 3)
+    // Once a minute, not on every frame.
+    #expect(reloads.count - startReloads == 3)
   }
 }

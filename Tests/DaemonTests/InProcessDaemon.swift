@@ -35,18 +35,33 @@ final class ManualTime: @unchecked Sendable {
   var synchronized = true
   /// The local time zone: UTC unless a test gives other rules.
   var zone = LocalZone(
-    date: { LocalDate(daysSinceEpoch: Int($0.seconds / 86_400)) },
-    resolve: { _, _ in .unique(utcOffset: 0) })
+    civilTime: { civilTime(at: $0, utcOffset: 0) }, resolve: { _, _ in .unique(utcOffset: 0) })
 
   var clock: DaemonClock {
     DaemonClock(
       monotonic: { self.monotonic }, wall: { self.wall }, bootID: { "test-boot" },
       synchronized: { self.synchronized },
-      zone: LocalZone(date: { self.zone.date($0) }, resolve: { self.zone.resolve($0, $1) }))
+      zone: LocalZone(
+        civilTime: { self.zone.civilTime($0) }, resolve: { self.zone.resolve($0, $1) },
+        reload: { self.zone.reload() }))
   }
 
   /// Seconds since `origin`.
   var seconds: Double { Double(monotonic - Self.origin) / 1e9 }
+}
+
+/// The civil time at `instant` `utcOffset` seconds east of UTC, worked out without the C
+/// library's zone: what a test's zone gives the daemon.
+func civilTime(at instant: WallClock.Instant, utcOffset: Int) -> CivilTime {
+  let local = instant.seconds + Int64(utcOffset)
+  // Whole days since 1970-01-01 (a Thursday), rounded down for instants before it.
+  let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+  let date = LocalDate(daysSinceEpoch: Int(days))
+  let second = Int(local - days * 86_400)
+  return CivilTime(
+    year: date.year, month: date.month, day: date.day, hour: second / 3600,
+    minute: second / 60 % 60, second: second % 60, nanosecond: Int(instant.nanoseconds),
+    weekday: Int((days % 7 + 11) % 7), utcOffsetSeconds: utcOffset)
 }
 
 /// What a test output was given and what it is told to do. Shared by the test and the plugin

@@ -91,18 +91,20 @@ import WodclockTestSupport
     // The cache breaks each second down once; the nanoseconds are always the instant's own.
     var cache = WallClock.CivilTimeCache()
     let instant = WallClock.Instant(seconds: 1_700_000_000, nanoseconds: 1)
-    #expect(cache.civilTime(at: instant) == WallClock.civilTime(at: instant))
+    let system: (WallClock.Instant) -> CivilTime = { WallClock.civilTime(at: $0) }
+    #expect(cache.civilTime(at: instant, in: system) == WallClock.civilTime(at: instant))
     try Environment.set("TZ", "UTC0")
     WallClock.reloadTimeZone()
-    let sameSecond = cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_000, nanoseconds: 7))
+    let sameSecond = cache.civilTime(
+      at: WallClock.Instant(seconds: 1_700_000_000, nanoseconds: 7), in: system)
     #expect(sameSecond.hour == 0 && sameSecond.utcOffsetSeconds == 7200)
     #expect(sameSecond.nanosecond == 7)
-    #expect(cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_001)).hour == 22)
+    #expect(cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_001), in: system).hour == 22)
     // After a zone reload the caller empties it: the same second is broken down afresh.
     try Environment.set("TZ", "XYZ-2")
     WallClock.reloadTimeZone()
     cache.removeAll()
-    #expect(cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_001)).hour == 0)
+    #expect(cache.civilTime(at: WallClock.Instant(seconds: 1_700_000_001), in: system).hour == 0)
   }
 
   /// The tz database's own rules, through libc: a local time the clocks skip has no offset, one

@@ -4,13 +4,17 @@
 
 Usage: check-layers.py [ROOT]    (ROOT: the repository, by default the one holding this script)
 
-1. A pure module (the functional core) imports only the standard library and other pure
-   modules, and depends in Package.swift only on other pure modules.
+1. A pure module (the functional core: a `.pureTarget` of Package.swift) imports only the
+   standard library and other pure modules, and depends in Package.swift only on other pure
+   modules.
 2. A plugin file (Sources/WodclockDaemon/Plugins) reaches the operating system only through
    HardwareKit: it imports no C module, no Glibc, no Foundation, no Dispatch.
 3. The test support (WodclockTestSupport) is for the tests, wodclock-bench and
    wodclock-sound-check only: no other module under Sources/ imports it or names one of its
    types, and wodclockd and wodclockctl depend on no target that lives under Tests/.
+4. The daemon (Sources/WodclockDaemon) reads the clocks only through the `DaemonClock` it is
+   given: the monotonic and the wall clock, civil time and the time zone are read in one file,
+   the one that makes the machine's clock, so a test's manual clock reaches every part.
 
 Each violation is reported as a compiler would (file:line:column: error: what, the line, a
 caret, hint: what to do instead). Exits 0 when the tree holds to the rules, 1 when it does not,
@@ -21,11 +25,6 @@ import os
 import re
 import sys
 
-PURE_MODULES = [
-    "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "SevenSegment",
-    "MatrixKit", "DeflateCoding", "PNGEncoding", "ButtonKit", "SounderKit", "SoundKit",
-    "WorkoutNotation", "WebInterface", "ClockLink",
-]
 # What a pure module may import besides the other pure modules: the standard library's own.
 STANDARD_LIBRARY = {"Swift", "_Concurrency", "Synchronization"}
 # Modules that talk to the operating system; a plugin file goes through HardwareKit instead.
@@ -38,6 +37,13 @@ TEST_SUPPORT = "WodclockTestSupport"
 TEST_SUPPORT_USERS = {"wodclock-bench", "wodclock-sound-check"}
 PRODUCTS = ["wodclockd", "wodclockctl"]
 PLUGINS_DIRECTORY = "Sources/WodclockDaemon/Plugins"
+DAEMON_DIRECTORY = "Sources/WodclockDaemon"
+# The one file of the daemon that reads the machine's clocks: it makes `DaemonClock.system`.
+CLOCK_FILE = "Sources/WodclockDaemon/Runtime/DaemonEnvironment.swift"
+# HardwareKit's clock reads (Clocks.swift), and the C functions under them.
+CLOCK_READ = re.compile(
+    r"\b(?:MonotonicClock\s*\.\s*now|WallClock\s*\.\s*(?:now|civilTime|reloadTimeZone|offsets"
+    r"|isSynchronized)|clock_gettime|gettimeofday|tzset|localtime_r|localtime|time\s*\(\s*nil)\b")
 
 IMPORT = re.compile(
     r"^[ \t]*(?:@\w+(?:\([^)]*\))?[ \t]+)*"
@@ -172,7 +178,8 @@ def manifest_targets(report, manifest):
     text = report.read(manifest)
     code = code_only(text, keep_strings=True)
     targets = {}
-    for match in re.finditer(r"\.(target|executableTarget|testTarget|systemLibrary)\(", code):
+    kinds = r"\.(target|pureTarget|executableTarget|testTarget|systemLibrary)\("
+    for match in re.finditer(kinds, code):
         end = balanced(code, match.end() - 1)
         body = slice(match.end(), end)
         name = re.search(r'name:\s*"', code[body])
@@ -230,17 +237,11 @@ def check(root):
     manifest = os.path.join(root, "Package.swift")
     targets, products = manifest_targets(report, manifest)
     c_modules = {name for name, target in targets.items() if is_c_module(root, target)}
-    pure = set(PURE_MODULES)
+    pure = {name for name, target in targets.items() if target["kind"] == "pureTarget"}
 
     # 1. Pure modules.
-    for module in PURE_MODULES:
-        target = targets.get(module)
-        if target is None:
-            report.errors.append(("Package.swift", 0, 0, (
-                f"Package.swift: error: pure module {module} is not a target\n"
-                "hint: a pure module renamed or removed in Package.swift is renamed or removed "
-                "in Tests/scripts/check-layers.py too\n")))
-            continue
+    for module in sorted(pure):
+        target = targets[module]
         for dependency, offset in target["dependencies"]:
             if dependency not in pure:
                 report.error(
@@ -334,6 +335,20 @@ def check(root):
                         f"({' <- '.join(path)})",
                         "what the tests share stays out of wodclockd and wodclockctl")
                 pending.append((dependency, name))
+
+    # 4. The daemon's clock reads.
+    daemon = os.path.join(root, DAEMON_DIRECTORY)
+    clock_file = os.path.join(root, CLOCK_FILE)
+    for path in swift_files(daemon) if os.path.isdir(daemon) else []:
+        if path == clock_file:
+            continue
+        for match in CLOCK_READ.finditer(report.code(path)):
+            report.error(
+                path, match.start(), len(match.group()),
+                f"the daemon reads the clock directly ({match.group()})",
+                "read it through the DaemonClock the daemon is given (monotonic, wall, "
+                f"zone.civilTime, zone.reload), which only {CLOCK_FILE} makes from the "
+                "machine's clocks: a test's manual clock must reach every part")
     return report
 
 

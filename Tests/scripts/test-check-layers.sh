@@ -2,7 +2,8 @@
 # The layering check `make lint` runs (check-layers.py) passes on the tree as it is and fails,
 # naming the file and line, on each kind of violation planted in a copy of the tree: an OS
 # import in a pure module and in a plugin file, the test support imported or named by the
-# product, and the product linking the test support through Package.swift. Words in comments
+# product, the product linking the test support through Package.swift, a module declared pure
+# there that is not, and the daemon reading a clock past its DaemonClock. Words in comments
 # and strings are not taken for code.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,8 +79,22 @@ expect_error "error: wodclockd links WodclockTestSupport, which lives under Test
 expect_error "error: WodclockDaemon depends on the test support WodclockTestSupport"
 
 copy
-edit_manifest 's/\.target(name: "ButtonKit", dependencies: \[/&"HardwareKit", /'
+edit_manifest 's/\.pureTarget(name: "ButtonKit", dependencies: \[/&"HardwareKit", /'
 expect_error "error: pure module ButtonKit depends on HardwareKit"
+
+# The pure modules are the manifest's: one declared pure there is held to it.
+copy
+edit_manifest 's/\.target(name: "SegmentDrivers"/.pureTarget(name: "SegmentDrivers"/'
+expect_error "error: pure module SegmentDrivers depends on HardwareKit"
+
+# The daemon reads the clocks only through the DaemonClock it is given.
+copy
+plant Sources/WodclockDaemon/Plugins/LogOutput.swift "let started = MonotonicClock.now()"
+expect_error "Sources/WodclockDaemon/Plugins/LogOutput.swift:2:15: error: the daemon reads the clock directly (MonotonicClock.now)"
+
+copy
+plant Sources/WodclockDaemon/Runtime/FrameComposer.swift "func zoneAgain() { tzset() }"
+expect_error "Sources/WodclockDaemon/Runtime/FrameComposer.swift:2:20: error: the daemon reads the clock directly (tzset)"
 
 # Comments and strings may name anything.
 copy

@@ -49,29 +49,35 @@ public struct DaemonClock {
   }
 }
 
-/// A time zone's rules, as the class schedule needs them: the local date of an instant, and
+/// A time zone's rules: the civil time the displays show and the class schedule's dates, and
 /// where a local date and time falls on the time line.
 public struct LocalZone: Sendable {
-  /// The local date at a wall-clock instant.
-  public var date: @Sendable (WallClock.Instant) -> LocalDate
+  /// The local civil time at a wall-clock instant, by the rules last read.
+  public var civilTime: @Sendable (WallClock.Instant) -> CivilTime
   /// Where a local date and time falls (DST gaps and repeats).
   public var resolve: LocalTimeResolver
+  /// Reads the rules again (a zone changed with `timedatectl`); nothing for rules that are given.
+  public var reload: @Sendable () -> Void
 
   public init(
-    date: @escaping @Sendable (WallClock.Instant) -> LocalDate,
-    resolve: @escaping LocalTimeResolver
+    civilTime: @escaping @Sendable (WallClock.Instant) -> CivilTime,
+    resolve: @escaping LocalTimeResolver, reload: @escaping @Sendable () -> Void = {}
   ) {
-    self.date = date
+    self.civilTime = civilTime
     self.resolve = resolve
+    self.reload = reload
+  }
+
+  /// The local date at a wall-clock instant.
+  public func date(_ instant: WallClock.Instant) -> LocalDate {
+    let civil = civilTime(instant)
+    return LocalDate(year: civil.year, month: civil.month, day: civil.day)
   }
 
   /// The zone the idle clock shows: `TZ` or `/etc/localtime`, as last read (the frame composer
   /// reads it again once a minute, so a zone changed with `timedatectl` follows).
   public static let system = LocalZone(
-    date: { instant in
-      let civil = WallClock.civilTime(at: instant)
-      return LocalDate(year: civil.year, month: civil.month, day: civil.day)
-    },
+    civilTime: { WallClock.civilTime(at: $0) },
     resolve: { date, time in
       let found = WallClock.offsets(
         year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute)
@@ -80,7 +86,8 @@ public struct LocalZone: Sendable {
       case 1: return .unique(utcOffset: found.offsets[0])
       default: return .repeated(first: found.offsets[0], second: found.offsets[1])
       }
-    })
+    },
+    reload: { WallClock.reloadTimeZone() })
 }
 
 /// What the daemon is given from outside: its clocks, the service manager, the plugin kinds.

@@ -73,7 +73,7 @@ final class FrameComposer {
   /// now (a reload, a redraw asked for), not only once a minute.
   func frame(cues: [Cue], at now: Int64, rereadTimeZone: Bool = false) -> OutputFrame {
     if rereadTimeZone || now >= nextTimeZoneReload {
-      WallClock.reloadTimeZone()
+      clock.zone.reload()
       civilTimes.removeAll()
       nextTimeZoneReload = now + Self.timeZoneReloadInterval
     }
@@ -81,7 +81,9 @@ final class FrameComposer {
     return OutputFrame(
       snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)),
       cues: cues.map(realCue), tokens: configuration.tokens, words: configuration.words,
-      clock: configuration.clock, civilTime: civilTimes.civilTime(at: wall), monotonicNow: now,
+      clock: configuration.clock,
+      civilTime: civilTimes.civilTime(at: wall, in: clock.zone.civilTime),
+      monotonicNow: now,
       speed: timeBase.speed, message: message?.text ?? linkSign, muted: muted,
       nextChange: nextDisplayChange(at: now, wall: wall),
       preview: FramePreview(source: previewSource, cues: cueSource, now: now, wall: wall),
@@ -94,7 +96,7 @@ final class FrameComposer {
     OutputFrame(
       snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)), cues: [],
       tokens: configuration.tokens, words: configuration.words, clock: configuration.clock,
-      civilTime: WallClock.civilTime(at: clock.wall()), monotonicNow: now,
+      civilTime: clock.zone.civilTime(clock.wall()), monotonicNow: now,
       speed: timeBase.speed, message: message?.text ?? linkSign, muted: muted, overlay: overlay)
   }
 
@@ -149,7 +151,7 @@ final class FrameComposer {
     let nanoseconds = Int64(wall.nanoseconds) + max(0, later - now)
     futureWall.seconds += nanoseconds / 1_000_000_000
     futureWall.nanoseconds = Int32(nanoseconds % 1_000_000_000)
-    return (future, WallClock.civilTime(at: futureWall))
+    return (future, clock.zone.civilTime(futureWall))
   }
 
   /// The cues the engine will give up to monotonic `later` if nobody presses anything: a
