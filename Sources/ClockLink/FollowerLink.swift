@@ -6,6 +6,12 @@
 /// arrives (state messages, the leader's availability, the broker's connection, whether the
 /// wall clock is synchronized) and applies a state only when told to.
 ///
+/// It follows only the room's claimant (``LeaderClaim``): a state message from any other
+/// clock (a second clock left at the leader's role, or one forged) is ignored, and the
+/// leader's availability is the claimant's own. A new claimant starts the stamps afresh (its
+/// epoch is its own start, which may be older than the last one's); the same claimant with a
+/// newer epoch is the leader restarted, and its stamps are newer anyway.
+///
 /// Faults keep the clock running what it knew: the leader gone (its last will says `offline`)
 /// or the broker gone, the follower keeps running the plan it has and says so; a follower whose
 /// wall clock is not synchronized cannot place the leader's wall-clock instants and refuses to
@@ -41,6 +47,8 @@ public struct FollowerLink: Sendable {
     case holdUntilSynchronized
     /// The leader runs at another `--speed`: no second would match.
     case refuseSpeed
+    /// It is not from the room's claimant (nil: no claim seen yet).
+    case ignoreNotClaimant(claimant: LinkClientID?)
   }
 
   public let speed: Int64
@@ -48,6 +56,9 @@ public struct FollowerLink: Sendable {
   public private(set) var leaderOnline: Bool?
   public private(set) var brokerConnected = false
   public private(set) var synchronized: Bool
+  /// The clock whose claim on the room is the latest the broker gave.
+  public private(set) var claimant: LinkClientID?
+  private var roster = LinkRoster()
   /// The speed of the newest state refused for it, while that is the newest state.
   private var refusedSpeed: Int64?
   /// The newest state held until the wall clock is synchronized.
@@ -60,6 +71,9 @@ public struct FollowerLink: Sendable {
 
   /// A state message arrived.
   public mutating func receive(_ state: LeaderState) -> Decision {
+    guard let claimant, state.leader == claimant else {
+      return .ignoreNotClaimant(claimant: claimant)
+    }
     guard state.stamp.isNewer(than: lastApplied) else { return .ignoreOlder }
     guard state.speed == speed else {
       refusedSpeed = state.speed
@@ -76,14 +90,23 @@ public struct FollowerLink: Sendable {
     return .apply
   }
 
-  /// The leader's availability topic said `payload`; anything but `online` or `offline` is
-  /// ignored.
-  public mutating func leaderAvailability(_ payload: some Collection<UInt8>) {
-    if Array(payload) == Array(LinkAvailability.online.utf8) {
-      leaderOnline = true
-    } else if Array(payload) == Array(LinkAvailability.offline.utf8) {
-      leaderOnline = false
-    }
+  /// The room's claim arrived (in the broker's order). Returns whether the claimant changed.
+  @discardableResult
+  public mutating func claimArrived(_ claim: LeaderClaim) -> Bool {
+    guard claim.client != claimant else { return false }
+    claimant = claim.client
+    lastApplied = nil
+    held = nil
+    refusedSpeed = nil
+    leaderOnline = roster.isOnline(claim.client)
+    return true
+  }
+
+  /// A clock's availability topic said `payload`; anything but `online` or `offline` is
+  /// ignored. Only the claimant's says whether the leader is there.
+  public mutating func availability(of client: LinkClientID, _ payload: some Collection<UInt8>) {
+    let online = roster.availability(of: client, payload)
+    if client == claimant, let online { leaderOnline = online }
   }
 
   /// The broker connection came up or went down.

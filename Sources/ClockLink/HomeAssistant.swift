@@ -48,6 +48,10 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     case workoutText
     case sensor(object: String, name: String, field: String, timestamp: Bool)
     case runningSensor
+    /// The outcome of the last command Home Assistant sent, in the clock's words (retained).
+    case resultSensor
+    /// The same outcome as an event, for automations (`accepted`, `refused`, `sent`).
+    case resultEvent
 
     public var objectID: String {
       switch self {
@@ -55,6 +59,8 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
       case .presetSelect: "preset"
       case .workoutText: "workout"
       case .runningSensor: "running"
+      case .resultSensor: "last_command"
+      case .resultEvent: "command_result"
       }
     }
 
@@ -63,8 +69,9 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
       case .button: "button"
       case .presetSelect: "select"
       case .workoutText: "text"
-      case .sensor: "sensor"
+      case .sensor, .resultSensor: "sensor"
       case .runningSensor: "binary_sensor"
+      case .resultEvent: "event"
       }
     }
   }
@@ -77,8 +84,8 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
   /// The first part of the discovery topics (the `discovery_prefix` of Home Assistant's MQTT
   /// integration).
   public let prefix: String
-  /// The topic that says whether this clock is there: the one its last will is on (a
-  /// follower's own, the leader's `leader` topic).
+  /// The topic that says whether this clock is there: its own, which its last will is on
+  /// (every clock's, the leader's too: a clock that leaves marks only itself offline).
   public let availabilityTopic: String
 
   public init(
@@ -110,7 +117,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
       .sensor(object: "round", name: "Round", field: "round", timestamp: false),
       .sensor(object: "score", name: "Score", field: "score", timestamp: false),
       .sensor(object: "end", name: "Ends at", field: "end_at", timestamp: true),
-      .runningSensor,
+      .runningSensor, .resultSensor, .resultEvent,
     ]
     return entities
   }
@@ -178,11 +185,16 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     case .presetSelect:
       object["command_topic"] = .string(commandTopic(of: entity))
       object["state_topic"] = .string(stateTopic)
-      object["value_template"] = .string("{{ value_json.preset }}")
+      // Always one of the options, or "None" (Home Assistant's unknown option, since its
+      // MQTT select takes that payload as no option: home-assistant/core#53227).
+      object["value_template"] = .string("{{ value_json.option }}")
       object["options"] = .array(presets.map { .string($0) })
       object["icon"] = .string("mdi:format-list-bulleted")
     case .workoutText:
       object["command_topic"] = .string(commandTopic(of: entity))
+      // The workout the clock has loaded, not the last one typed: a refused one reverts.
+      object["state_topic"] = .string(stateTopic)
+      object["value_template"] = .string("{{ value_json.workout }}")
       object["min"] = .integer(1)
       object["max"] = .integer(Int64(Self.maximumTextLength))
       object["mode"] = .string("text")
@@ -198,6 +210,17 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
       object["payload_on"] = .string("ON")
       object["payload_off"] = .string("OFF")
       object["device_class"] = .string("running")
+    case .resultSensor:
+      let topic = room.homeAssistantResultTopic(of: client)
+      object["state_topic"] = .string(topic)
+      object["value_template"] = .string("{{ value_json.text }}")
+      object["json_attributes_topic"] = .string(topic)
+      object["icon"] = .string("mdi:message-reply-text")
+    case .resultEvent:
+      object["state_topic"] = .string(room.homeAssistantEventTopic(of: client))
+      object["event_types"] = .array(
+        HomeAssistantCommandResult.Outcome.allCases.map { .string($0.rawValue) })
+      object["icon"] = .string("mdi:message-reply-text")
     }
     return object
   }
@@ -208,6 +231,8 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     case .presetSelect: "Preset"
     case .workoutText: "Workout"
     case .runningSensor: "Running"
+    case .resultSensor: "Last command"
+    case .resultEvent: "Command result"
     }
   }
 
@@ -252,7 +277,7 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
           LinkError("a workout from Home Assistant has 1 to \(Self.maximumTextLength) characters"))
       }
       return .success(.load(workout: workout, start: true, client: client, requestID: requestID))
-    case .sensor, .runningSensor:
+    case .sensor, .runningSensor, .resultSensor, .resultEvent:
       return nil
     }
   }
@@ -280,10 +305,22 @@ public struct HomeAssistantState: Sendable, Hashable {
   /// When a bounded workout ends, in wall-clock nanoseconds; nil unless it is counting.
   public var endWallNanoseconds: Int64?
   public var preset: String
+  /// The workout loaded, as the text entity shows it: its notation, else its name.
+  public var workout: String
+  /// The select's state: the loaded preset when it is one of the config's, else "None".
+  public var option: String
   public var running: Bool
 
-  /// The state at `reading` of a clock whose snapshot then is `snapshot`.
-  public init(snapshot: WorkoutSnapshot, reading: ClockReading) {
+  /// The select's state for a workout that is none of its options.
+  public static let noOption = "None"
+
+  /// The state at `reading` of a clock whose snapshot then is `snapshot`. `workout` is the
+  /// loaded workout's notation (nil: it has none), `isPreset` whether it is the config's
+  /// preset of its name.
+  public init(
+    snapshot: WorkoutSnapshot, reading: ClockReading, workout: String? = nil,
+    isPreset: Bool = true
+  ) {
     state = snapshot.runState.rawValue
     let active = snapshot.runState != .idle
     phase = active ? snapshot.segmentKind?.rawValue : nil
@@ -312,6 +349,11 @@ public struct HomeAssistantState: Sendable, Hashable {
       endWallNanoseconds = nil
     }
     preset = snapshot.presetName
+    let written = workout ?? snapshot.presetName
+    self.workout = String(
+      String.UnicodeScalarView(
+        written.unicodeScalars.prefix(HomeAssistantDiscovery.maximumTextLength)))
+    option = isPreset ? snapshot.presetName : Self.noOption
   }
 
   /// Whether this state is to be published after `previous` (nil: nothing published yet): a
@@ -337,9 +379,63 @@ public struct HomeAssistantState: Sendable, Hashable {
         ("state", .string(state)), ("phase", text(phase)), ("round", text(round)),
         ("score", text(score)),
         ("end_at", text(endWallNanoseconds.map(isoInstant(wallNanoseconds:)))),
-        ("preset", .string(preset)), ("running", .bool(running)),
+        ("preset", .string(preset)), ("workout", .string(workout)), ("option", .string(option)),
+        ("running", .bool(running)),
       ])
     ).serializedBytes()
+  }
+}
+
+/// What became of a command Home Assistant sent: retained for the "Last command" sensor and
+/// sent as an event, so an automation that loads a class sees a refusal and its reason.
+public struct HomeAssistantCommandResult: Sendable, Hashable {
+  public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    /// The clock carried it out.
+    case accepted
+    /// The clock (or, for a follower, the check before sending) refused it: `message` says why.
+    case refused
+    /// A follower sent it on to its leader, which carries it out.
+    case sent
+  }
+
+  /// A sensor's state holds 255 characters at most (Home Assistant's limit for a state).
+  public static let maximumTextLength = 255
+
+  public var outcome: Outcome
+  /// The entity it came from (`preset`, `workout`, `start_pause` ...).
+  public var entity: String
+  /// The clock's words: why it was refused, or what was done.
+  public var message: String
+
+  public init(outcome: Outcome, entity: String, message: String) {
+    self.outcome = outcome
+    self.entity = entity
+    self.message = message
+  }
+
+  /// The sensor's state: `accepted`, or `refused: a workout is running ...`, cut to fit.
+  public var text: String {
+    let full = message.isEmpty ? outcome.rawValue : "\(outcome.rawValue): \(message)"
+    guard full.unicodeScalars.count > Self.maximumTextLength else { return full }
+    return String(String.UnicodeScalarView(full.unicodeScalars.prefix(Self.maximumTextLength - 1)))
+      + "…"
+  }
+
+  private var members: [(String, JSONValue)] {
+    [
+      ("result", .string(outcome.rawValue)), ("entity", .string(entity)),
+      ("message", .string(message)), ("text", .string(text)),
+    ]
+  }
+
+  /// The retained message of the sensor (its state and attributes).
+  public var sensorPayload: [UInt8] { JSONValue.object(JSONObject(members)).serializedBytes() }
+
+  /// The event entity's message: `event_type` and the same attributes (Home Assistant's MQTT
+  /// event takes a JSON object with `event_type`; the other keys become its attributes).
+  public var eventPayload: [UInt8] {
+    JSONValue.object(JSONObject([("event_type", .string(outcome.rawValue))] + members))
+      .serializedBytes()
   }
 }
 

@@ -16,9 +16,10 @@ import WorkoutCore
 public struct LeaderState: Sendable {
   /// The version of the message's form; another is refused, with a message.
   public static let version: Int64 = 1
-  /// The largest message read: a full lap tally and a long sequence plan fit many times over,
-  /// and a huge one cannot fill the memory.
-  public static let maximumBytes = 1 << 20
+  /// The largest message read or sent (256 KiB): a full lap tally and a long sequence plan fit
+  /// many times over, and a huge one cannot fill the memory. The MQTT client drops (and
+  /// counts) any larger message before it is read (``LinkFront``).
+  public static let maximumBytes = 256 * 1024
 
   /// The leader that published it.
   public var leader: LinkClientID
@@ -275,6 +276,23 @@ public struct LinkedWorkout: Sendable {
     var copy = self
     _ = copy.advance(to: instant)
     return copy.engine.snapshot(at: instant)
+  }
+
+  /// This workout as a follower takes it at `instant`, and whether it is under way then (running,
+  /// paused, or with a start to come). One that ended before `instant` (a retained message of a
+  /// workout that ran out before this clock joined, or a message whose start lies far in the
+  /// past) comes back ended at `instant`, its cues dropped: the follower never saw it run, so it
+  /// does not record it in its history nor sound its finish late.
+  public func joined(at instant: EngineInstant) -> (workout: LinkedWorkout, live: Bool) {
+    if pendingStart.map({ $0 > instant }) ?? false { return (self, true) }
+    let phase = engine.state.phase
+    guard phase == .running || phase == .paused || pendingStart != nil else {
+      return (self, false)
+    }
+    var caughtUp = self
+    _ = caughtUp.advance(to: instant)
+    guard caughtUp.engine.state.phase != .finished else { return (caughtUp, false) }
+    return (self, true)
   }
 
   /// When the daemon must wake next: the engine's next deadline, or the pending start.

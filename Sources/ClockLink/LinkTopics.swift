@@ -37,13 +37,33 @@ public struct LinkRoom: Sendable, Hashable, CustomStringConvertible {
 
   /// The leader's state message, retained: what a follower computes its clock from.
   public var stateTopic: String { base + "state" }
-  /// The leader's availability, retained: `online`, and `offline` as its last will.
-  public var leaderTopic: String { base + "leader" }
+  /// The leader's claim on the room, retained (``LeaderClaim``): which clock leads.
+  public var claimTopic: String { base + "leader/claim" }
   /// Commands to the leader, from the followers' buttons and from Home Assistant.
   public var commandTopic: String { base + "command" }
   /// A clock's own availability, retained: `online`, and `offline` as its last will.
   public func availabilityTopic(of client: LinkClientID) -> String {
     base + "clock/" + client.text + "/available"
+  }
+  /// Every clock's availability topic: the filter a clock watches the others' with.
+  public var availabilityFilter: String { base + "clock/+/available" }
+  /// The clock whose availability topic `topic` is; nil for any other topic.
+  public func availabilityClient(topic: String) -> LinkClientID? {
+    let prefix = base + "clock/"
+    let suffix = "/available"
+    guard topic.hasPrefix(prefix), topic.hasSuffix(suffix),
+      topic.utf8.count > prefix.utf8.count + suffix.utf8.count
+    else { return nil }
+    let name = topic.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count)
+    return LinkClientID(String(decoding: name, as: UTF8.self))
+  }
+  /// The result of the last command Home Assistant sent this clock, retained (its sensor).
+  public func homeAssistantResultTopic(of client: LinkClientID) -> String {
+    base + "clock/" + client.text + "/ha_result"
+  }
+  /// The same result as an event, not retained (its event entity).
+  public func homeAssistantEventTopic(of client: LinkClientID) -> String {
+    base + "clock/" + client.text + "/ha_event"
   }
   /// The state message a clock publishes for Home Assistant (see ``HomeAssistantState``).
   public func homeAssistantStateTopic(of client: LinkClientID) -> String {

@@ -294,6 +294,9 @@ struct ConfigWriter {
     }
     key(1, "room", YAMLText.scalar(mqtt.room))
     key(1, "role", mqtt.role.rawValue, comment: "leader or follower")
+    key(
+      1, "on_conflict", mqtt.onConflict.rawValue,
+      comment: "follow or standalone, when another clock already leads the room")
     key(1, "lead", Self.duration(mqtt.lead))
     if let clientID = mqtt.clientID {
       key(1, "client_id", YAMLText.scalar(clientID))

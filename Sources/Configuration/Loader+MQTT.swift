@@ -8,6 +8,7 @@
 //     password_file: mqtt-password  # the password on its first line, never in this file
 //     room: main
 //     role: leader                  # or follower
+//     on_conflict: follow           # or standalone: when another clock already leads the room
 //     lead: 1s
 //     home_assistant: true
 
@@ -33,7 +34,8 @@ public enum MQTTLimits {
 
 extension Loader {
   static let mqttKeys = [
-    "broker", "tls", "username", "password_file", "room", "role", "lead", "client_id",
+    "broker", "tls", "username", "password_file", "room", "role", "on_conflict", "lead",
+    "client_id",
     "home_assistant", "discovery_prefix",
   ]
   static let brokerExample = "\"mqtt.local\""
@@ -86,6 +88,11 @@ extension Loader {
         let choices = MQTTSettings.Role.allCases.map(\.rawValue)
         if let text = checker.choice(value, key: "role", among: choices) {
           settings.role = MQTTSettings.Role(rawValue: text)!
+        }
+      case "on_conflict":
+        let choices = MQTTSettings.Conflict.allCases.map(\.rawValue)
+        if let text = checker.choice(value, key: "on_conflict", among: choices) {
+          settings.onConflict = MQTTSettings.Conflict(rawValue: text)!
         }
       case "lead":
         if let span = checker.duration(value, key: "lead", in: MQTTLimits.lead) {

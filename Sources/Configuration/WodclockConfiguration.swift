@@ -187,6 +187,14 @@ public struct MQTTSettings: Sendable, Equatable {
     case follower
   }
 
+  /// What a clock configured as the leader does when another clock already leads its room.
+  public enum Conflict: String, Sendable, Equatable, CaseIterable {
+    /// Follows the room's leader: the room keeps one workout.
+    case follow
+    /// Runs its own workout and publishes nothing for the room.
+    case standalone
+  }
+
   /// Where the broker is.
   public var broker: MQTTBroker
   /// TLS to the broker and whom to trust; nil for plain TCP.
@@ -199,6 +207,8 @@ public struct MQTTSettings: Sendable, Equatable {
   public var room: String
   /// Leader or follower.
   public var role: Role
+  /// What a leader does when another clock already leads the room.
+  public var onConflict: Conflict
   /// How far ahead of the command a start takes effect, so every clock starts together.
   public var lead: TimeSpan
   /// The MQTT client id (`[a-zA-Z0-9_-]{1,64}`); nil lets the daemon derive it from the host
@@ -213,7 +223,8 @@ public struct MQTTSettings: Sendable, Equatable {
   public init(
     broker: MQTTBroker, tls: MQTTTLS? = nil, username: String? = nil,
     passwordFile: ConfigFileReference? = nil, room: String = "main", role: Role = .leader,
-    lead: TimeSpan = .seconds(1), clientID: String? = nil, homeAssistant: Bool = false,
+    onConflict: Conflict = .follow, lead: TimeSpan = .seconds(1), clientID: String? = nil,
+    homeAssistant: Bool = false,
     discoveryPrefix: String = "homeassistant"
   ) {
     self.broker = broker
@@ -222,6 +233,7 @@ public struct MQTTSettings: Sendable, Equatable {
     self.passwordFile = passwordFile
     self.room = room
     self.role = role
+    self.onConflict = onConflict
     self.lead = lead
     self.clientID = clientID
     self.homeAssistant = homeAssistant

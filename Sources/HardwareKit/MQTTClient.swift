@@ -39,6 +39,13 @@ public final class MQTTClient {
   public static let housekeepingNanoseconds: Int64 = 1_000_000_000
   /// The protocol spoken.
   public static let protocolName = "MQTT v5"
+  /// How many connections in a row the broker ends soon after accepting them before they are
+  /// taken for a client id clash, when it gives no reason code.
+  public static let takeOversForClash = 2
+  /// The waits between attempts once a clash is seen: the other client keeps the connection
+  /// meanwhile, and the two do not take it from each other every second.
+  public static let clashBackoff = RetryBackoff(
+    initial: 30_000_000_000, maximum: 300_000_000_000)
 
   private enum State: Equatable {
     /// Not connected yet: ``connect(to:now:)`` has not been called.
@@ -57,6 +64,21 @@ public final class MQTTClient {
   private var backoff: RetryBackoff
   private var nextHousekeeping: Int64 = 0
   private var connectionCount = 0
+  /// Connections the broker ended soon after accepting them, in a row.
+  private var takeOversInARow = 0
+  private var clashWaits = MQTTClient.clashBackoff
+  /// Connections the broker accepted (CONNACK with reason 0), since the client was made.
+  public private(set) var connectionsAccepted = 0
+  /// Connections ended because another client took the client id over (see
+  /// ``clientIDClash``), since the client was made.
+  public private(set) var clientIDTakeOvers = 0
+  /// Whether another client uses this client id on the broker now: the broker ended a
+  /// connection with reason 0x8E "Session taken over" (MQTT v5 section 3.14.2.1; section
+  /// 3.1.4 step 3: the server disconnects the existing client with that id), or ended
+  /// ``takeOversForClash`` connections in a row soon after accepting them (a broker that
+  /// closes the old socket before the DISCONNECT is written, or speaks 3.1.1, gives no
+  /// reason). Cleared once a connection is held.
+  public private(set) var clientIDClash = false
   private var events: [Event] = []
   /// The subscriptions sent and not answered yet, by message id.
   private var pendingSubscriptions: [Int32: String] = [:]
@@ -229,6 +251,11 @@ public final class MQTTClient {
   @discardableResult
   public func handleReady(readable: Bool, writable: Bool, now: Int64) -> [Event] {
     guard let client else { return takeEvents() }
+    if case .connected(let since) = state, now - since >= Self.heldConnectionNanoseconds {
+      takeOversInARow = 0
+      clientIDClash = false
+      clashWaits.reset()
+    }
     if cmosq_socket(client) >= 0 {
       if state == .connecting && (readable || writable) { socketError = pendingSocketError() }
       if readable { _ = cmosq_loop_read(client) }
@@ -361,7 +388,7 @@ public final class MQTTClient {
 
   private func retry(after now: Int64, held: Bool) {
     if held { backoff.reset() }
-    let wait = backoff.failed()
+    let wait = clientIDClash ? clashWaits.failed() : backoff.failed()
     state = .waiting(retryAt: now > Int64.max - wait ? Int64.max : now + wait)
     pendingSubscriptions = [:]
   }
@@ -376,6 +403,7 @@ public final class MQTTClient {
       switch event.kind {
       case Int32(CMOSQ_EVENT_CONNECT.rawValue):
         if event.code == 0 {
+          connectionsAccepted += 1
           state = .connected(since: now ?? MonotonicClock.now())
           events.append(.connected(sessionPresent: event.flags & 1 != 0))
           for subscription in subscriptions { send(subscription) }
@@ -389,12 +417,30 @@ public final class MQTTClient {
         if case .connected(let since) = state {
           held = at - since >= Self.heldConnectionNanoseconds
           let expected = event.code == 0
-          events.append(
-            .disconnected(
-              expected: expected,
-              expected
-                ? nil
-                : disconnectionError(event.code, errorNumber: event.error_number, connected: true)))
+          let takenOver =
+            event.code == 0x8E || (!held && Int(event.code) == CMOSQ_ERR_CONN_LOST)
+          takeOversInARow = takenOver ? takeOversInARow + 1 : 0
+          if event.code == 0x8E || takeOversInARow >= Self.takeOversForClash {
+            clientIDClash = true
+            clientIDTakeOvers += 1
+          } else if held {
+            clientIDClash = false
+            clashWaits.reset()
+          }
+          let error: MQTTError? =
+            expected
+            ? nil
+            : clientIDClash
+              ? clashError
+              : takenOver
+                ? MQTTError(
+                  reason: .connectionLost,
+                  message: "\(brokerText) ended the connection \((at - since) / 1_000_000) ms "
+                    + "after accepting it",
+                  hint: "another client with the client id \"\(options.clientID)\" takes "
+                    + "the connection over, or the broker refuses what this client sends")
+                : disconnectionError(event.code, errorNumber: event.error_number, connected: true)
+          events.append(.disconnected(expected: expected, error))
         } else if !refusalReported {
           events.append(
             .connectionFailed(
@@ -456,6 +502,16 @@ public final class MQTTClient {
   }
 
   // MARK: - Errors
+
+  /// Another client connected with this client id: said once, with the fix.
+  private var clashError: MQTTError {
+    MQTTError(
+      reason: .clientIDTaken,
+      message: "another client uses the client id \"\(options.clientID)\" on \(brokerText): "
+        + "the broker hands the connection to the latest of them",
+      hint: "give each client its own client id; this one tries again in "
+        + "\(clashWaits.upcoming / 1_000_000_000) s or more, not every second")
+  }
 
   private var brokerText: String { broker.map { "the MQTT broker at \($0)" } ?? "the MQTT broker" }
 

@@ -147,6 +147,9 @@ public struct MQTTError: Error, Hashable, Sendable, CustomStringConvertible {
     case refused(code: Int)
     /// The broker ended the connection with a DISCONNECT reason code (0x80 and up).
     case brokerDisconnected(code: Int)
+    /// Another client connected with the same client id and took the connection over
+    /// (``MQTTClient/clientIDClash``).
+    case clientIDTaken
     /// The TLS handshake failed (an untrusted certificate, a name mismatch, no TLS there).
     case tls
     /// Nothing can be sent: the client is not connected.

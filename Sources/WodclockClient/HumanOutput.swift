@@ -127,7 +127,12 @@ enum HumanOutput {
     }
     if let reason = status["finish_reason"]?.stringValue { parts.append("(\(reason))") }
     if status["muted"]?.boolValue == true { parts.append("muted") }
-    return parts.joined(separator: "  ") + "\n"
+    var text = parts.joined(separator: "  ") + "\n"
+    // The link's sign on a line of its own: "link: not leading: lane-1 leads (room hall)".
+    if let link = status["link"], let sign = link["sign"]?.stringValue {
+      text += "link: \(sign)" + (link["room"]?.stringValue.map { " (room \($0))" } ?? "") + "\n"
+    }
+    return text
   }
 
   static func clock(_ seconds: Int) -> String {

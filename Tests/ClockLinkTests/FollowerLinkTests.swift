@@ -18,6 +18,7 @@ import WorkoutCore
   private func connected(synchronized: Bool = true) -> FollowerLink {
     var link = FollowerLink(speed: 1, synchronized: synchronized)
     link.brokerConnection(true)
+    link.claimArrived(LeaderClaim(client: leaderID, epoch: 1, sinceWallNanoseconds: sixPM))
     return link
   }
 
@@ -39,12 +40,14 @@ import WorkoutCore
   @Test func theLeadersLastWillShowsLeaderOfflineAndItsReturnClearsIt() throws {
     var link = connected()
     _ = link.receive(try message(LinkStamp(epoch: 1, sequence: 1)))
-    link.leaderAvailability(Array("offline".utf8))
+    link.availability(of: leaderID, Array("offline".utf8))
     #expect(link.sign == .leaderOffline)
     #expect(link.sign?.description == "leader offline")
-    link.leaderAvailability(Array("garbage".utf8))
+    link.availability(of: leaderID, Array("garbage".utf8))
     #expect(link.sign == .leaderOffline)
-    link.leaderAvailability(Array("online".utf8))
+    // Another clock leaving is not the leader leaving.
+    link.availability(of: followerID, Array("offline".utf8))
+    link.availability(of: leaderID, Array("online".utf8))
     #expect(link.sign == nil)
   }
 

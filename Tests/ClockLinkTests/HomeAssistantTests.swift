@@ -26,7 +26,7 @@ import WorkoutCore
   ]
 
   /// Each kind's own keys, and those it requires, from the docs of `button.mqtt`,
-  /// `select.mqtt`, `text.mqtt`, `sensor.mqtt` and `binary_sensor.mqtt`.
+  /// `select.mqtt`, `text.mqtt`, `sensor.mqtt`, `binary_sensor.mqtt` and `event.mqtt`.
   private static let schema: [String: (keys: Set<String>, required: Set<String>)] = [
     "button": (
       ["command_template", "command_topic", "device_class", "payload_press", "retain"],
@@ -56,6 +56,10 @@ import WorkoutCore
         "device_class", "expire_after", "force_update", "off_delay", "payload_off", "payload_on",
         "state_topic", "value_template",
       ], ["state_topic"]
+    ),
+    "event": (
+      ["device_class", "event_types", "state_topic", "value_template"],
+      ["event_types", "state_topic"]
     ),
   ]
 
@@ -116,7 +120,7 @@ import WorkoutCore
     #expect(try config("running")["payload_on"]?.stringValue == "ON")
     #expect(
       Set(discovery.entities.map(\.component)) == [
-        "button", "select", "text", "sensor", "binary_sensor",
+        "button", "select", "text", "sensor", "binary_sensor", "event",
       ])
   }
 
@@ -183,16 +187,18 @@ import WorkoutCore
     #expect(!discovery.isBirth(topic: "wodclock/hall/state", payload: Array("online".utf8)))
   }
 
-  @Test func anotherDiscoveryPrefixAndTheLeadersAvailabilityAreUsed() throws {
+  @Test func anotherDiscoveryPrefixAndTheClocksOwnAvailabilityAreUsed() throws {
     let leader = HomeAssistantDiscovery(
       room: discovery.room, client: discovery.client, device: discovery.device,
-      presets: discovery.presets, prefix: "ha", availabilityTopic: discovery.room.leaderTopic)
+      presets: discovery.presets, prefix: "ha")
     #expect(leader.isBirth(topic: "ha/status", payload: Array("online".utf8)))
     #expect(!leader.isBirth(topic: "homeassistant/status", payload: Array("online".utf8)))
     for message in leader.configs {
       #expect(message.topic.hasPrefix("ha/"))
       let config = try JSONValue.parse(message.payload)
-      #expect(config["availability_topic"]?.stringValue == "wodclock/hall/leader")
+      #expect(
+        config["availability_topic"]?.stringValue
+          == discovery.room.availabilityTopic(of: discovery.client))
     }
   }
 

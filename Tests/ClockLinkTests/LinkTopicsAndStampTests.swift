@@ -8,7 +8,7 @@ import Testing
 @Suite struct LinkTopicsTests {
   private func topics(_ room: LinkRoom) -> Set<String> {
     [
-      room.stateTopic, room.leaderTopic, room.commandTopic,
+      room.stateTopic, room.claimTopic, room.commandTopic,
       room.availabilityTopic(of: leaderID), room.availabilityTopic(of: followerID),
       room.homeAssistantStateTopic(of: leaderID),
       room.homeAssistantCommandTopic(of: leaderID, entity: "lap"),

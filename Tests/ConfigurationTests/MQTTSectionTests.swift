@@ -58,6 +58,7 @@ struct MQTTSectionTests {
           password_file: /etc/wodclock/mqtt-password
           room: Room_2
           role: follower
+          on_conflict: standalone
           lead: 1500ms
           client_id: wodclock-front
           home_assistant: true
@@ -73,11 +74,15 @@ struct MQTTSectionTests {
     #expect(block.username == "front-clock")
     #expect(block.passwordFile?.path == "/etc/wodclock/mqtt-password")
     #expect(block.room == "Room_2" && block.role == .follower && block.lead == .milliseconds(1500))
-    #expect(block.clientID == "wodclock-front")
+    #expect(block.clientID == "wodclock-front" && block.onConflict == .standalone)
     #expect(block.homeAssistant && block.discoveryPrefix == "ha/discovery")
     let flow = try #require(
       Self.mqtt("mqtt: {broker: \"192.168.1.20\", role: follower, room: hall}\n"))
     #expect(flow.broker.host == .ipv4([192, 168, 1, 20]) && flow.broker.port == 1883)
+    #expect(flow.onConflict == .follow)
+    #expect(
+      Self.rendered("mqtt:\n  broker: localhost\n  on_conflict: fight\n").contains(
+        "error: 'on_conflict' must be"))
     #expect(flow.role == .follower && flow.room == "hall")
   }
 
@@ -332,6 +337,7 @@ struct MQTTSectionTests {
           password_file: pw
           room: hall
           role: follower  # leader or follower
+          on_conflict: follow  # follow or standalone, when another clock already leads the room
           lead: 2s
           client_id: c1
           home_assistant: true

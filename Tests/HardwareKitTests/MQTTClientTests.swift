@@ -212,6 +212,39 @@ private func text(_ payload: [UInt8]) -> String { String(decoding: payload, as: 
       ])
   }
 
+  @Test func twoClientsWithOneIDSayTheClashAndStopTakingTheConnectionFromEachOther() throws {
+    let broker = try MosquittoBroker()
+    let loop = try ClientLoop()
+    let options = MQTTClient.Options(
+      clientID: "twin", keepAliveSeconds: 5,
+      reconnectBackoff: RetryBackoff(initial: 250_000_000, maximum: 1_000_000_000))
+    let first = try loop.add(options, connectingTo: broker.address)
+    #expect(try loop.pump { loop.client(first).isConnected })
+    let second = try loop.add(options, connectingTo: broker.address)
+    #expect(
+      try loop.pump { loop.client(first).clientIDClash || loop.client(second).clientIDClash })
+    let clashed = loop.client(first).clientIDClash ? first : second
+    let said = loop.events[clashed].compactMap { event -> MQTTError? in
+      if case .disconnected(_, let error?) = event, error.reason == .clientIDTaken { return error }
+      return nil
+    }
+    #expect(said.count == 1)
+    #expect(said.first?.message.contains("another client uses the client id \"twin\"") == true)
+    #expect(loop.client(clashed).clientIDTakeOvers >= 1)
+    // It waits half a minute or more: the other keeps the connection meanwhile.
+    let now = MonotonicClock.now()
+    #expect((loop.client(clashed).nextWakeUp ?? .max) - now >= 20_000_000_000)
+    let accepted = {
+      loop.client(first).connectionsAccepted + loop.client(second).connectionsAccepted
+    }
+    let before = accepted()
+    let end = MonotonicClock.now() + 3_000_000_000
+    while MonotonicClock.now() < end { try loop.turn() }
+    // At most the connection that took this one's over, still in flight at the clash.
+    #expect(accepted() - before <= 1)
+    #expect(loop.client(first).isConnected != loop.client(second).isConnected)
+  }
+
   @Test func aWrongPasswordIsRefusedWithItsOwnReasonAndTheRightOneIsLetIn() throws {
     let broker = try MosquittoBroker(
       users: [("clock", "right horse battery")],

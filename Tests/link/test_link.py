@@ -445,6 +445,96 @@ class Room(unittest.TestCase):
         wait_until(lambda: f"connected to the MQTT broker broker={name}:" in clock.log(),
                    what="a connection through the name\n" + self.dump())
 
+    def test_a_second_leader_in_the_room_does_not_take_it_over(self):
+        leader, follower = self.clock("leader", "leader"), self.clock("lane-1", "follower")
+        same_display([leader, follower])
+        self.assertEqual(leader.ctl("run", "amrap", "14", "--start")[0], 0)
+        wait_until(lambda: follower.status()["state"] == "running"
+                   and follower.status().get("preset") == "amrap 14",
+                   what="the follower to run the AMRAP\n" + self.dump())
+        # A second Pi left at the default role, in the same room, with its idle intervals.
+        newcomer = self.clock("gym-pi", "leader")
+        link = wait_until(lambda: (lambda l: l if l.get("conflict") else None)(
+            newcomer.status().get("link") or {}), what="the newcomer to give way\n" + self.dump())
+        self.assertEqual(link["conflict"]["leader"], "leader")
+        self.assertFalse(link["leading"])
+        self.assertEqual(link["standing"], "following")
+        code, out = newcomer.ctl("status")
+        self.assertIn("not leading: leader leads", out)
+        self.assertIn("another clock leads the room", newcomer.log())
+        # It follows the room's workout; the follower never switched to it.
+        same_display([leader, follower, newcomer])
+        self.assertEqual(follower.status().get("preset"), "amrap 14")
+        self.assertEqual(follower.status()["state"], "running")
+        newcomer.stop()
+        self.clocks.remove(newcomer)
+        # What Home Assistant reads: each clock's own availability; the leader stays online.
+        available = wait_until(lambda: (lambda m: m if m.get(
+            "wodclock/hall/clock/gym-pi/available") == "offline" else None)(
+            retained(self.broker.port, "wodclock/hall/clock/+/available")),
+            what="the newcomer's offline")
+        self.assertEqual(available["wodclock/hall/clock/leader/available"], "online")
+        self.assertEqual(retained(self.broker.port, "wodclock/hall/leader/claim") and
+                         json.loads(retained(self.broker.port, "wodclock/hall/leader/claim")[
+                             "wodclock/hall/leader/claim"])["client"], "leader")
+        time.sleep(1)
+        self.assertNotIn("sign", follower.status().get("link") or {}, self.dump())
+        self.assertEqual(follower.status().get("preset"), "amrap 14")
+        print(f"after the impostor left: {available}", file=sys.stderr)
+
+    def test_two_clocks_with_one_client_id_say_so_and_do_not_fight(self):
+        twins = []
+        for name in ("twin-a", "twin-b"):
+            clock = Clock(self.directory, name, "follower", self.broker.port)
+            with open(clock.config) as f:
+                text = f.read().replace(f"client_id: {name}", "client_id: twin")
+            with open(clock.config, "w") as f:
+                f.write(text)
+            twins.append(clock.start())
+            self.clocks.append(clock)
+        said = "another client uses the client id 'twin' on the MQTT broker"
+        wait_until(lambda: any(said in c.log() for c in twins), timeout=20,
+                   what="the clash to be said\n" + self.dump())
+        clashed = next(c for c in twins if said in c.log())
+        self.assertIn("give each clock its own `mqtt: client_id:`", clashed.log())
+        self.assertEqual(clashed.log().count(said), 1, "said once")
+        self.assertTrue(clashed.status()["link"]["client_id_clash"])
+        self.assertIn("client id twin used twice", clashed.ctl("status")[1])
+
+        def connections():
+            return [json.loads(c.ctl("--json", "stats")[1])["link_connections"] for c in twins]
+        before = connections()
+        time.sleep(8)  # a window in which the two would have fought about ten times
+        after = connections()
+        cycles = sum(after) - sum(before)
+        print(f"client id clash: connections {before} -> {after} over 8 s", file=sys.stderr)
+        self.assertLessEqual(cycles, 1, f"{before} -> {after}\n" + self.dump())
+
+    def test_oversized_and_malformed_messages_are_counted_and_said_once(self):
+        leader, follower = self.clock("leader", "leader"), self.clock("lane-1", "follower")
+        same_display([leader, follower])
+        big = os.path.join(self.directory, "big")
+        with open(big, "wb") as f:
+            f.write(b"{" + b" " * (256 * 1024 + 1) + b"}")
+        port = str(self.broker.port)
+        for _ in range(2):
+            subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", port, "-q", "1", "-t",
+                            "wodclock/hall/state", "-f", big], check=True)
+            publish(self.broker.port, "wodclock/hall/state", "not a state")
+            publish(self.broker.port, "wodclock/hall/leader/claim", "{\"v\": 1}")
+
+        def stats():
+            return json.loads(follower.ctl("--json", "stats")[1])
+        wait_until(lambda: stats()["link_dropped_oversized"] == 2
+                   and stats()["link_dropped_malformed"] == 4,
+                   what="the drops counted\n" + json.dumps(stats()) + self.dump())
+        self.assertEqual(follower.log().count("larger than 256 KiB was dropped"), 1)
+        self.assertEqual(follower.log().count("cannot be read"), 1, "said once")
+        # The follower still follows its leader.
+        self.assertEqual(leader.ctl("start")[0], 0)
+        wait_until(lambda: follower.status()["state"] in ("countin", "running"),
+                   what="the follower to follow still\n" + self.dump())
+
     def test_no_broker_there_and_the_clock_still_runs(self):
         port = free_port()
         lonely = Clock(self.directory, "lonely", "leader", port).start()
@@ -535,6 +625,8 @@ COMPONENT_KEYS = {
                 "expire_after", "json_attributes_topic", "state_class"}, {"state_topic"}),
     "binary_sensor": ({"state_topic", "value_template", "device_class", "payload_on",
                        "payload_off", "expire_after"}, {"state_topic"}),
+    "event": ({"state_topic", "event_types", "value_template", "device_class"},
+              {"state_topic", "event_types"}),
 }
 
 
@@ -552,7 +644,7 @@ class HomeAssistant(unittest.TestCase):
 
     def test_discovery_follows_the_documented_schema_and_comes_back_on_birth(self):
         port = self.broker.port
-        configs = wait_until(lambda: (lambda m: m if len(m) >= 12 else None)(
+        configs = wait_until(lambda: (lambda m: m if len(m) >= 14 else None)(
             retained(port, "homeassistant/#")), what="the discovery configs\n" + self.leader.log())
         kinds = {}
         for topic, payload in configs.items():
@@ -562,14 +654,15 @@ class HomeAssistant(unittest.TestCase):
             allowed, required = COMPONENT_KEYS[component]
             self.assertLessEqual(set(config), COMMON_KEYS | allowed, topic)
             self.assertLessEqual(required | {"name", "unique_id", "device"}, set(config), topic)
-            # The leader's availability is the topic its last will is on.
-            self.assertEqual(config["availability_topic"], "wodclock/hall/leader")
+            # The clock's own availability, the topic its last will is on.
+            self.assertEqual(config["availability_topic"], "wodclock/hall/clock/front/available")
             kinds.setdefault(component, []).append(object_id)
         self.assertEqual(sorted(kinds["button"]), ["lap", "next", "reset", "start_pause"])
         self.assertEqual(kinds["select"], ["preset"])
         self.assertEqual(kinds["text"], ["workout"])
         self.assertIn("end", kinds["sensor"])
-        self.assertEqual(retained(port, "wodclock/hall/leader"), {"wodclock/hall/leader": "online"})
+        self.assertEqual(retained(port, "wodclock/hall/clock/front/available"),
+                         {"wodclock/hall/clock/front/available": "online"})
         # Home Assistant restarted with its retained configs lost: it says so, they come back.
         topic = "homeassistant/button/front/lap/config"
         publish(port, topic, "", retain=True)
@@ -598,6 +691,37 @@ class HomeAssistant(unittest.TestCase):
         # A press Home Assistant never sends is refused, and the clock goes on.
         publish(port, "wodclock/hall/clock/front/ha/lap", "PUSH")
         wait_until(lambda: "Home Assistant's command refused" in self.leader.log(), what="a refusal")
+
+    def test_a_refused_command_is_said_where_home_assistant_reads_it(self):
+        port = self.broker.port
+        base = "wodclock/hall/clock/front/"
+        wait_until(lambda: "leading the room" in self.leader.log(), what="leading")
+
+        def read(topic):
+            messages = retained(port, base + topic, 1)
+            return json.loads(messages[base + topic]) if messages else None
+        publish(port, base + "ha/workout", "amrap 7")
+        wait_until(lambda: self.leader.status()["state"] in ("countin", "running"),
+                   what="the typed workout to start\n" + self.leader.log())
+        wait_until(lambda: (read("ha_result") or {}).get("result") == "accepted",
+                   what="the accepted result")
+        # The 6 pm class's workout, sent while another runs: refused, and Home Assistant reads
+        # why; its text still shows the workout loaded; its select is an option or None.
+        publish(port, base + "ha/workout", "emom 10")
+        result = wait_until(lambda: (lambda r: r if r and r["result"] == "refused" else None)(
+            read("ha_result")), what="the refusal\n" + self.leader.log())
+        self.assertIn("'amrap 7' is running", result["text"])
+        self.assertTrue(result["text"].startswith("refused: "))
+        state = read("ha")
+        self.assertEqual(state["workout"], "amrap 7")
+        self.assertEqual(state["option"], "None")
+        self.assertEqual(self.leader.status().get("preset"), "amrap 7")
+        # Back on a preset: the select shows it.
+        publish(port, base + "ha/reset", "PRESS")
+        wait_until(lambda: self.leader.status()["state"] == "idle", what="the reset")
+        publish(port, base + "ha/preset", "drill")
+        wait_until(lambda: (read("ha") or {}).get("option") == "drill",
+                   what="the select on the preset\n" + self.leader.log())
 
 
 class Credentials(unittest.TestCase):

@@ -25,6 +25,9 @@ protocol LinkDaemonAccess: AnyObject {
   func linkSnapshot(at now: Int64) -> WorkoutSnapshot
   /// The config's preset names, for Home Assistant's select.
   var linkPresetNames: [String] { get }
+  /// The loaded workout's notation (nil: it has none), and whether it is the config's preset
+  /// of its name: Home Assistant's text and select show it.
+  var linkLoadedWorkout: (notation: String?, isPreset: Bool) { get }
   /// A follower takes the leader's workout (its engine on this clock and pending start).
   func linkAdopt(_ workout: LinkedWorkout, named name: String, at now: Int64)
   /// A command from the broker, carried out here as the socket's would be; the reply.
@@ -38,7 +41,17 @@ final class LinkFront {
   let settings: MQTTSettings
   let room: LinkRoom
   let clientID: LinkClientID
-  var isFollower: Bool { settings.role == .follower }
+  /// Whether this clock runs its room's leader's workout: a follower by its config, or a
+  /// leader that found another clock leading its room (`on_conflict: follow`).
+  var isFollower: Bool {
+    settings.role == .follower
+      || (election?.yieldedTo != nil && settings.onConflict == .follow)
+  }
+  /// Whether this clock runs its own workout for nobody else: a leader that found another
+  /// clock leading its room (`on_conflict: standalone`).
+  var isStandalone: Bool {
+    election?.yieldedTo != nil && settings.onConflict == .standalone
+  }
   private let client: MQTTClient
   private let logger: Logger
   private let clock: DaemonClock
@@ -53,7 +66,19 @@ final class LinkFront {
   // Leader
   private var sequence: LeaderSequence
   private var published: (revision: Int, pendingStart: EngineInstant?)?
-  private var otherLeaderSeen: String?
+  /// Whether this leader leads its room (nil for a follower by config).
+  private var election: LeaderElection?
+  /// This run's claim, once published.
+  private var ownClaim: LeaderClaim?
+  /// The room's newest state message seen while not following: a leader that gives way and
+  /// follows starts from it.
+  private var lastRoomState: LeaderState?
+  /// Messages dropped as unreadable (a state, a claim or a command that does not decode), and
+  /// how many oversized ones were said in the log.
+  private(set) var droppedMalformed: UInt64 = 0
+  private var oversizedLogged: UInt64 = 0
+  /// Whether the current client id clash was said.
+  private var clashSaid = false
   // Follower
   private var follower: FollowerLink
   private var nextSynchronizationCheck: Int64 = 0
@@ -94,16 +119,18 @@ final class LinkFront {
     let wall = clock.wall()
     sequence = LeaderSequence(startingAt: wall.seconds &* 1_000_000_000 &+ Int64(wall.nanoseconds))
     follower = FollowerLink(speed: speed, synchronized: clock.synchronized())
-    // A leader's last will is the room's `leader` topic: followers and Home Assistant learn
-    // from it that the workout's owner is gone. A follower's is its own availability.
-    let willTopic =
-      settings.role == .leader ? room.leaderTopic : room.availabilityTopic(of: clientID)
+    if settings.role == .leader { election = LeaderElection(own: clientID) }
+    // Every clock's last will is its own availability: a clock that leaves marks only itself
+    // offline, and the room's leader is offline when its claimant's own topic says so.
     client = try MQTTClient(
       options: MQTTClient.Options(
         clientID: clientID.text,
         keepAliveSeconds: Self.keepAliveSeconds, username: settings.username, password: password,
         certificateAuthorityFile: settings.tls.map(Self.certificateAuthorities),
-        will: MQTTClient.Will(topic: willTopic, payload: Array(LinkAvailability.offline.utf8)),
+        will: MQTTClient.Will(
+          topic: room.availabilityTopic(of: clientID),
+          payload: Array(LinkAvailability.offline.utf8)),
+        maximumPayloadBytes: LeaderState.maximumBytes,
         reconnectBackoff: Self.reconnectBackoff))
     if settings.homeAssistant {
       homeAssistant = discovery(presets: daemon.linkPresetNames)
@@ -121,16 +148,14 @@ final class LinkFront {
     }
   }
 
-  private var availabilityTopic: String {
-    settings.role == .leader ? room.leaderTopic : room.availabilityTopic(of: clientID)
-  }
+  private var availabilityTopic: String { room.availabilityTopic(of: clientID) }
 
   private func discovery(presets: [String]) -> HomeAssistantDiscovery {
     HomeAssistantDiscovery(
       room: room, client: clientID,
       device: HomeAssistantDevice(
         name: "wodclock \(clientID.text)", softwareVersion: WodclockVersion.current),
-      presets: presets, prefix: settings.discoveryPrefix, availabilityTopic: availabilityTopic)
+      presets: presets, prefix: settings.discoveryPrefix)
   }
 
   // MARK: - Connecting
@@ -202,6 +227,11 @@ final class LinkFront {
     for event in client.handleReady(readable: readable, writable: writable, now: now) {
       handle(event, at: now)
     }
+    noteOversized()
+    if clashSaid && !client.clientIDClash {
+      clashSaid = false
+      daemon.linkSignChanged(at: now)
+    }
     if isFollower && now >= nextSynchronizationCheck {
       nextSynchronizationCheck = now + Self.synchronizationCheckInterval
       let before = follower.sign
@@ -219,15 +249,25 @@ final class LinkFront {
     case .refused(let error), .connectionFailed(let error):
       problem("the MQTT broker is not reachable; trying again", error.message, error.hint, at: now)
     case .disconnected(let expected, let error):
-      if !expected {
+      if error?.reason == .clientIDTaken {
+        if !clashSaid {
+          clashSaid = true
+          brokerProblem = error?.message
+          logger.error(
+            "another client uses the client id '\(clientID.text)' on the MQTT broker "
+              + "\(settings.broker): give each clock its own `mqtt: client_id:`",
+            [
+              ("room", room.name), ("take_overs", String(client.clientIDTakeOvers)),
+              ("hint", error?.hint ?? ""),
+            ])
+        }
+      } else if !expected {
         problem(
           "the connection to the MQTT broker ended; reconnecting",
           error?.message ?? "closed by the broker", error?.hint, at: now)
       }
-      if isFollower {
-        follower.brokerConnection(false)
-        daemon.linkSignChanged(at: now)
-      }
+      follower.brokerConnection(false)
+      daemon.linkSignChanged(at: now)
     case .message(let message):
       received(message, at: now)
     case .subscribed(let filter, let granted):
@@ -242,24 +282,27 @@ final class LinkFront {
   }
 
   private func connected(at now: Int64) {
-    if brokerProblem != nil {
+    if clashSaid {
+      // Said once with the clash; every connection of it is not news.
+    } else if brokerProblem != nil {
       logger.notice("connected to the MQTT broker again", [("broker", "\(settings.broker)")])
     } else {
       logger.info(
         "connected to the MQTT broker",
         [("broker", "\(settings.broker)"), ("room", room.name), ("role", settings.role.rawValue)])
     }
-    brokerProblem = nil
-    let filters: [String]
-    if isFollower {
-      filters = [room.stateTopic, room.leaderTopic]
-      follower.brokerConnection(true)
-      daemon.linkSignChanged(at: now)
-    } else {
-      // Its own retained state tells a restarted leader where its earlier run's sequence was.
-      filters = [room.stateTopic, room.commandTopic]
-    }
+    if !clashSaid { brokerProblem = nil }
+    election?.connected()
+    // The claim first, so a follower knows the claimant before the retained state arrives;
+    // the clocks' availability last, so the echo of this clock's own `online` comes after
+    // everything retained (the election's barrier). Its own retained state tells a restarted
+    // leader where its earlier run's sequence was.
+    var filters = [room.claimTopic, room.stateTopic]
+    if election?.yieldedTo == nil && settings.role == .leader { filters.append(room.commandTopic) }
+    filters.append(room.availabilityFilter)
     for filter in filters { subscribe(filter) }
+    follower.brokerConnection(true)
+    daemon.linkSignChanged(at: now)
     if let homeAssistant {
       subscribe(homeAssistant.statusTopic)
       subscribe(room.homeAssistantCommandTopic(of: clientID, entity: "+"))
@@ -313,11 +356,20 @@ final class LinkFront {
   private func received(_ message: MQTTClient.Message, at now: Int64) {
     if message.topic == room.stateTopic {
       receivedState(message.payload, at: now)
-    } else if message.topic == room.leaderTopic {
-      guard isFollower else { return }
+    } else if message.topic == room.claimTopic {
+      receivedClaim(message.payload, at: now)
+    } else if let other = room.availabilityClient(topic: message.topic) {
       let before = follower.sign
-      follower.leaderAvailability(message.payload)
-      if follower.sign != before { daemon.linkSignChanged(at: now) }
+      follower.availability(of: other, message.payload)
+      election?.availability(of: other, message.payload)
+      if follower.sign != before && isFollower { daemon.linkSignChanged(at: now) }
+      // The echo of this clock's own `online`, published after its subscriptions: what the
+      // broker retained has all arrived.
+      if other == clientID, !message.retained,
+        message.payload.elementsEqual(LinkAvailability.online.utf8), let step = election?.barrier()
+      {
+        take(step, at: now)
+      }
     } else if message.topic == room.commandTopic {
       receivedCommand(message.payload, at: now)
     } else if let homeAssistant {
@@ -328,13 +380,120 @@ final class LinkFront {
       } else if let command = homeAssistant.command(
         topic: message.topic, payload: message.payload, requestID: takeRequestID())
       {
+        let entity = String(message.topic.split(separator: "/").last ?? "")
+        let result: HomeAssistantCommandResult
         switch command {
-        case .success(let command): carryOut(command, from: "Home Assistant", at: now)
+        case .success(let command):
+          result = carryOut(command, from: "Home Assistant", at: now).forHomeAssistant(entity)
         case .failure(let error):
           logger.info("Home Assistant's command refused", [("error", error.message)])
+          result = HomeAssistantCommandResult(
+            outcome: .refused, entity: entity, message: error.message)
         }
+        publishResult(result, at: now)
       }
     }
+  }
+
+  /// Says what became of Home Assistant's command where it shows it (the "Last command"
+  /// sensor, retained, and the event), and publishes the entities' state again: after a
+  /// refusal the text entity shows the workout still loaded, not the one typed.
+  private func publishResult(_ result: HomeAssistantCommandResult, at now: Int64) {
+    send(room.homeAssistantResultTopic(of: clientID), result.sensorPayload, retain: true)
+    send(room.homeAssistantEventTopic(of: clientID), result.eventPayload, retain: false)
+    homeAssistantState = nil
+    publishChanges(at: now)
+  }
+
+  // MARK: - One leader a room
+
+  private func receivedClaim(_ payload: [UInt8], at now: Int64) {
+    guard !payload.isEmpty else {
+      election?.claimCleared()
+      return
+    }
+    let claim: LeaderClaim
+    do {
+      claim = try LeaderClaim.decode(payload)
+    } catch {
+      malformed("a leader's claim that cannot be read", error.message)
+      return
+    }
+    let before = follower.sign
+    if follower.claimArrived(claim) && isFollower {
+      logger.info("the room's leader", [("room", room.name), ("leader", claim.client.text)])
+    }
+    if follower.sign != before && isFollower { daemon.linkSignChanged(at: now) }
+    if let step = election?.claimArrived(claim, ownEpoch: ownClaim?.epoch ?? -1) {
+      take(step, at: now)
+    }
+  }
+
+  /// Does what the election decided.
+  private func take(_ step: LeaderElection.Step, at now: Int64) {
+    switch step {
+    case .none:
+      break
+    case .publishClaim:
+      let wall = clock.wall()
+      let claim =
+        ownClaim
+        ?? LeaderClaim(
+          client: clientID, epoch: sequence.current.epoch,
+          sinceWallNanoseconds: wall.seconds &* 1_000_000_000 &+ Int64(wall.nanoseconds))
+      ownClaim = claim
+      send(room.claimTopic, claim.encoded, retain: true)
+    case .lead:
+      logger.info("leading the room", [("room", room.name), ("client_id", clientID.text)])
+      published = nil
+      publishChanges(at: now)
+    case .reclaim:
+      if let ownClaim {
+        logger.notice(
+          "another clock claimed the room after this one; it gives way",
+          [("room", room.name), ("other", election?.roomClaim?.client.text ?? "")])
+        send(room.claimTopic, ownClaim.encoded, retain: true)
+      }
+    case .yield(let other):
+      let follows = settings.onConflict == .follow
+      logger.warning(
+        "another clock leads the room: this clock does not lead"
+          + (follows ? "; it follows that clock" : "; it runs on its own"),
+        [
+          ("room", room.name), ("leader", other.text), ("client_id", clientID.text),
+          (
+            "hint",
+            "give this clock `mqtt: role: follower`, or its own `room:`; "
+              + "`on_conflict: \(settings.onConflict.rawValue)` decides what it does meanwhile"
+          ),
+        ])
+      client.unsubscribe(room.commandTopic)
+      if follows, let state = lastRoomState {
+        lastRoomState = nil
+        follow(state, at: now)
+      }
+      daemon.linkSignChanged(at: now)
+    }
+  }
+
+  /// Counts an unreadable message, and says the first of each outage in the log.
+  private func malformed(_ what: String, _ error: String) {
+    droppedMalformed &+= 1
+    guard droppedMalformed == 1 || droppedMalformed % 1000 == 0 else { return }
+    logger.warning(
+      what, [("room", room.name), ("error", error), ("dropped", String(droppedMalformed))])
+  }
+
+  /// Says in the log when the client first dropped a message over the size limit.
+  private func noteOversized() {
+    let dropped = client.droppedOversizeMessages
+    guard dropped > oversizedLogged else { return }
+    if oversizedLogged == 0 || dropped / 1000 > oversizedLogged / 1000 {
+      logger.warning(
+        "a message larger than \(LeaderState.maximumBytes / 1024) KiB was dropped unread",
+        [("room", room.name), ("dropped", String(dropped))])
+    }
+    oversizedLogged = dropped
   }
 
   private func receivedState(_ payload: [UInt8], at now: Int64) {
@@ -344,23 +503,22 @@ final class LinkFront {
     do {
       state = try LeaderState.decode(payload)
     } catch {
-      logger.warning(
-        "a state message that cannot be read", [("room", room.name), ("error", error.message)])
+      malformed("a state message that cannot be read", error.message)
       return
     }
     guard isFollower else {
       if state.leader == clientID {
         // Our own, from an earlier run (retained) or just now: go past an earlier run's stamp.
         if sequence.sawEarlierRun(state.stamp) { published = nil }
-      } else if otherLeaderSeen != state.leader.text {
-        otherLeaderSeen = state.leader.text
-        logger.warning(
-          "another leader publishes in this room; make one of the clocks a follower",
-          [("room", room.name), ("other", state.leader.text)])
       }
+      if !isStandalone { lastRoomState = state }
       publishChanges(at: now)
       return
     }
+    follow(state, at: now)
+  }
+
+  private func follow(_ state: LeaderState, at now: Int64) {
     let before = follower.sign
     switch follower.receive(state) {
     case .apply:
@@ -375,6 +533,10 @@ final class LinkFront {
       logger.warning(
         "the leader runs at another --speed; not following",
         [("leader", state.leader.text), ("speed", String(state.speed))])
+    case .ignoreNotClaimant(let claimant):
+      logger.debug(
+        "a state message from a clock that does not lead the room; ignored",
+        [("from", state.leader.text), ("leader", claimant?.text ?? "none yet")])
     }
     if follower.sign != before { daemon.linkSignChanged(at: now) }
   }
@@ -391,37 +553,59 @@ final class LinkFront {
   }
 
   private func receivedCommand(_ payload: [UInt8], at now: Int64) {
-    guard !isFollower else { return }
+    guard election?.yieldedTo == nil, !isFollower else { return }
     do {
       let command = try LinkCommand.decode(payload)
       carryOut(command, from: command.client.text, at: now)
     } catch {
-      logger.info("a command from the broker that cannot be read", [("error", error.message)])
+      malformed("a command from the broker that cannot be read", error.message)
+    }
+  }
+
+  /// What became of a command from the broker.
+  enum Outcome {
+    case done(String)
+    case refused(String)
+    case sent(String)
+
+    func forHomeAssistant(_ entity: String) -> HomeAssistantCommandResult {
+      switch self {
+      case .done(let words):
+        HomeAssistantCommandResult(outcome: .accepted, entity: entity, message: words)
+      case .refused(let words):
+        HomeAssistantCommandResult(outcome: .refused, entity: entity, message: words)
+      case .sent(let words):
+        HomeAssistantCommandResult(outcome: .sent, entity: entity, message: words)
+      }
     }
   }
 
   /// A command from a follower or Home Assistant: a leader carries it out, a follower sends it
   /// on to its leader.
-  private func carryOut(_ command: LinkCommand, from sender: String, at now: Int64) {
+  @discardableResult
+  private func carryOut(_ command: LinkCommand, from sender: String, at now: Int64) -> Outcome {
     if isFollower {
-      _ = forward(command)
-      return
+      if let failure = forward(command) { return .refused(failure.message) }
+      return .sent(
+        "sent to the room's leader" + (follower.claimant.map { " \($0.text)" } ?? ""))
     }
     switch CommandProtocol.parse(command.requestLine) {
     case .success(let request):
       let reply = daemon.linkPerform(request, at: now)
       if reply["ok"] == false {
+        let reason = reply["error"]?["message"]?.stringValue ?? "refused"
         logger.info(
           "a command from the broker was refused",
-          [
-            ("from", sender), ("command", command.name),
-            ("reason", reply["error"]?["message"]?.stringValue ?? ""),
-          ])
+          [("from", sender), ("command", command.name), ("reason", reason)])
+        return .refused(reason)
       }
+      let loaded = reply["status"]?["preset"]?.stringValue
+      return .done(command.name + (loaded.map { ": \($0) loaded" } ?? ""))
     case .failure(let rejection):
       logger.info(
         "a command from the broker that cannot be read",
         [("from", sender), ("error", rejection.failure.message)])
+      return .refused(rejection.failure.message)
     }
   }
 
@@ -472,10 +656,12 @@ final class LinkFront {
   /// moved. Called on every publish of the daemon; costs a comparison when nothing changed.
   func publishChanges(at now: Int64) {
     guard client.isConnected else { return }
-    if !isFollower { publishState(at: now) }
+    if election?.isLeading == true { publishState(at: now) }
     if homeAssistant != nil {
+      let loaded = daemon.linkLoadedWorkout
       let state = HomeAssistantState(
-        snapshot: daemon.linkSnapshot(at: now), reading: daemon.linkReading())
+        snapshot: daemon.linkSnapshot(at: now), reading: daemon.linkReading(),
+        workout: loaded.notation, isPreset: loaded.isPreset)
       if state.needsPublishing(after: homeAssistantState) {
         if send(room.homeAssistantStateTopic(of: clientID), state.payload, retain: true) {
           homeAssistantState = state
@@ -521,17 +707,56 @@ final class LinkFront {
     publishDiscovery()
   }
 
-  /// The sign a follower shows about its link; nil for a leader and when all is well.
-  var sign: String? { isFollower ? follower.sign?.description : nil }
+  /// The sign the clock shows about its link; nil when all is well: a client id another
+  /// clock uses too, a follower's fault, another clock leading the room of a leader.
+  var sign: String? {
+    if client.clientIDClash { return "client id \(clientID.text) used twice" }
+    if isFollower, let sign = follower.sign { return sign.description }
+    if let other = election?.yieldedTo { return "not leading: \(other.text) leads" }
+    return nil
+  }
 
-  /// The link in `status`: the role, the room, the broker and the sign.
+  /// Where this clock stands in its room: `leading`, `claiming` (connected, not sure yet),
+  /// `following`, `standalone` (another clock leads).
+  private var standing: String {
+    if settings.role == .follower { return "following" }
+    switch election?.standing {
+    case .leading?: return "leading"
+    case .yielded?: return settings.onConflict == .follow ? "following" : "standalone"
+    default: return "claiming"
+    }
+  }
+
+  /// The link in `status`: the role, the room, the broker, where it stands and the sign.
   var status: JSONValue {
     var object = JSONObject([
       ("role", .string(settings.role.rawValue)), ("room", .string(room.name)),
       ("client_id", .string(clientID.text)), ("connected", .bool(client.isConnected)),
+      ("standing", .string(standing)), ("leading", .bool(election?.isLeading == true)),
     ])
+    let leader = election?.isLeading == true ? clientID : follower.claimant
+    object["leader"] = leader.map { .string($0.text) } ?? .null
+    if let other = election?.yieldedTo {
+      object["conflict"] = .object(
+        JSONObject([
+          ("leader", .string(other.text)),
+          ("on_conflict", .string(settings.onConflict.rawValue)),
+        ]))
+    }
+    object["client_id_clash"] = .bool(client.clientIDClash)
     if let sign { object["sign"] = .string(sign) }
     return .object(object)
+  }
+
+  /// The link's counts in `stats`.
+  var statistics: [(String, JSONValue)] {
+    [
+      ("link_connections", .integer(Int64(client.connectionsAccepted))),
+      ("link_client_id_take_overs", .integer(Int64(client.clientIDTakeOvers))),
+      ("link_dropped_oversized", .integer(Int64(clamping: client.droppedOversizeMessages))),
+      ("link_dropped_malformed", .integer(Int64(clamping: droppedMalformed))),
+      ("link_dropped_queue_full", .integer(Int64(clamping: client.droppedEvents))),
+    ]
   }
 
   /// Says goodbye: the availability `offline` (a clean disconnect sends no last will), then

@@ -46,6 +46,8 @@ final class CommandResponder {
   var web: () -> JSONValue? = { nil }
   /// The link between clocks in `status`, when the config has an `mqtt:` section.
   var link: () -> JSONValue? = { nil }
+  /// The link's counts for `stats` (dropped messages, connections), empty without one.
+  var linkStatistics: () -> [(String, JSONValue)] = { [] }
 
   init(
     host: EngineHost, frames: FrameComposer, supervisor: Supervisor, timeBase: TimeBase,
@@ -180,6 +182,7 @@ final class CommandResponder {
     members.append(("peak_rss_bytes", .integer(Int64(usage?.peakResidentBytes ?? 0))))
     members.append(("dropped_cues", .integer(Int64(host.engine.state.droppedCues))))
     members.append(("web", web() ?? .null))
+    members += linkStatistics()
     return CommandProtocol.success(id: id, members)
   }
 

@@ -37,14 +37,25 @@ extension Daemon: LinkDaemonAccess {
 
   var linkPresetNames: [String] { configuration.presets.map(\.name) }
 
+  var linkLoadedWorkout: (notation: String?, isPreset: Bool) {
+    (host.engine.plan.notation, host.preset.location != EngineHost.writtenWorkoutLocation)
+  }
+
+  /// A workout that ended before this clock took it (a retained message of a workout that ran
+  /// out before it joined) is taken ended, without its cues: the history and the finish cue
+  /// are for a workout this clock followed while it ran.
   func linkAdopt(_ workout: LinkedWorkout, named name: String, at now: Int64) {
     let instant = timeBase.engineInstant(atMonotonic: now)
     let cues = host.advance(to: instant)
-    host.adopt(workout.engine, named: name, at: instant)
-    pendingStart = workout.pendingStart
+    let (joined, live) = workout.joined(at: instant)
+    host.adopt(joined.engine, named: name, at: instant)
+    pendingStart = joined.pendingStart
     logger.info(
       "following the leader",
-      [("preset", name), ("state", host.engine.state.phase.rawValue)])
+      [
+        ("preset", name), ("state", host.engine.state.phase.rawValue),
+        ("under_way", live ? "yes" : "no"),
+      ])
     publish(cues: cues, at: now, force: true)
   }
 
@@ -188,7 +199,7 @@ extension Daemon: LinkDaemonAccess {
   /// state message carries that instant, and each clock starts at it. Returns nil when the
   /// action is not such a start (it is carried out as it is).
   func scheduleStart(_ action: WorkoutAction, at now: Int64) -> CommandFailure?? {
-    guard let link, !link.isFollower else { return nil }
+    guard let link, !link.isFollower, !link.isStandalone else { return nil }
     let phase = host.engine.state.phase
     let starts =
       action == .start || (action == .toggle && (phase == .idle || phase == .finished))

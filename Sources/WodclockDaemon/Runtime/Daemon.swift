@@ -262,6 +262,7 @@ public final class Daemon {
     }
     responder.web = { [unowned self] in web?.statistics }
     responder.link = { [unowned self] in link?.status }
+    responder.linkStatistics = { [unowned self] in link?.statistics ?? [] }
     return responder
   }
 
