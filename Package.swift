@@ -88,6 +88,10 @@ let package = Package(
         "WorkoutCore", "DisplayKit", "JSONKit", "Configuration", "WorkoutNotation",
       ]),
 
+    // The control socket's protocol, pure: the typed commands, a request line to a command and
+    // a command to its line, the replies and events; shared by wodclockd and wodclockctl.
+    .pureTarget(name: "ControlProtocol", dependencies: ["WorkoutCore", "JSONKit"]),
+
     // The link between clocks on an MQTT broker, pure: a room's topics, the leader's state
     // message and how a follower computes the same snapshot from it, commands over the broker,
     // Home Assistant's discovery payloads, the follower's faults as decisions.
@@ -137,8 +141,9 @@ let package = Package(
     // and scripts, the exercise catalogue), compiled in with C23 #embed and listed in one table.
     .target(name: "WebAssets", exclude: ["files"], cSettings: [.unsafeFlags(["-std=c23"])]),
     // The version, from the VERSION file at the top (C23 #embed): the one place the binaries,
-    // the Debian package (`make deb`) and CHANGELOG.md agree on.
+    // the Debian package (`make deb`) and CHANGELOG.md agree on; read as text by ProductVersion.
     .target(name: "WodclockVersionInfo", cSettings: [.unsafeFlags(["-std=c23"])]),
+    .target(name: "ProductVersion", dependencies: ["WodclockVersionInfo"]),
 
     // Composition: plugins, loop, control socket, CLI.
     .target(
@@ -147,7 +152,7 @@ let package = Package(
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
         "SoundKit", "WorkoutNotation", "WebInterface", "WebAssets", "DeflateCoding", "ClockLink",
-        "WodclockVersionInfo",
+        "ControlProtocol", "ProductVersion",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], exclude: ["hot-functions.order"],
@@ -156,8 +161,8 @@ let package = Package(
     .target(
       name: "WodclockClient",
       dependencies: [
-        "WodclockDaemon", "ConfigFormat", "HardwareKit", "JSONKit", "DisplayKit", "MatrixKit",
-        "PNGEncoding", "WorkoutNotation",
+        "ControlProtocol", "ProductVersion", "ConfigFormat", "HardwareKit", "JSONKit",
+        "DisplayKit", "MatrixKit", "PNGEncoding", "WorkoutCore", "WorkoutNotation",
       ]),
     .executableTarget(
       name: "wodclockctl", dependencies: ["WodclockClient"], linkerSettings: privateSymbols),
@@ -249,9 +254,13 @@ let package = Package(
         "WorkoutNotation", "WodclockTestSupport",
       ]),
     .testTarget(
+      name: "WodclockClientTests",
+      dependencies: ["WodclockClient", "ControlProtocol", "JSONKit", "WorkoutCore"]),
+    .testTarget(
       name: "ClockLinkTests",
       dependencies: [
         "ClockLink", "WorkoutCore", "JSONKit", "WorkoutNotation", "WodclockDaemon",
+        "ControlProtocol",
         "WodclockTestSupport",
       ]),
     .testTarget(
@@ -259,7 +268,8 @@ let package = Package(
       dependencies: [
         "WodclockDaemon", "HardwareKit", "JSONKit", "WorkoutCore", "Configuration",
         "ConfigFormat",
-        "DisplayKit", "MatrixKit", "ButtonKit", "PNGDecoding", "WodclockTestSupport",
+        "DisplayKit", "MatrixKit", "ButtonKit", "PNGDecoding", "ControlProtocol",
+        "WodclockTestSupport",
       ]),
   ]
 )

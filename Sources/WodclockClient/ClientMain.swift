@@ -2,9 +2,11 @@
 // wodclockctl: the command-line client of the control socket.
 
 import ConfigFormat
+import ControlProtocol
 import HardwareKit
 import JSONKit
-import WodclockDaemon
+import ProductVersion
+import WorkoutCore
 
 /// `wodclockctl`: one subcommand per control command, human output or `--json`.
 public enum ClientMain {
@@ -29,7 +31,8 @@ public enum ClientMain {
     public static let protocolError: Int32 = 76
   }
 
-  struct Subcommand {
+  /// One subcommand: its help, and what it does with the words after its name.
+  struct Subcommand: Sendable {
     var name: String
     var arguments: String
     var summary: String
@@ -37,62 +40,190 @@ public enum ClientMain {
     var synopsis: String?
     /// More for the command's own help.
     var details: String?
+    var action: Action
+
+    init(
+      name: String, arguments: String = "", summary: String, synopsis: String? = nil,
+      details: String? = nil, action: Action
+    ) {
+      self.name = name
+      self.arguments = arguments
+      self.summary = summary
+      self.synopsis = synopsis
+      self.details = details
+      self.action = action
+    }
+
+    /// A command that takes no arguments and sends `command`.
+    init(name: String, summary: String, sends command: Command) {
+      self.init(
+        name: name, summary: summary,
+        action: .send { words, _ in
+          words.isEmpty
+            ? .success(Exchange(command))
+            : .failure(ArgumentProblem(message: "'\(name)' takes no arguments"))
+        })
+    }
+  }
+
+  /// What a subcommand does.
+  enum Action: Sendable {
+    /// Asks the daemon: the request built from the arguments and `--json`, or what is wrong
+    /// with them.
+    case send(@Sendable ([String], Bool) -> Result<Exchange, ArgumentProblem>)
+    /// Runs here, without the daemon (`explain`, `devices`): the arguments, `--json`; the exit
+    /// status.
+    case local(@Sendable ([String], Bool) -> Int32)
+  }
+
+  /// A request, and what becomes of the reply.
+  struct Exchange {
+    var request: CommandRequest
+    /// Takes a successful reply instead of printing it (`snapshot` writes a PNG); the exit
+    /// status.
+    var takeReply: ((JSONValue, _ json: Bool) -> Int32)?
+
+    init(
+      _ command: Command, replace: Bool = false, start: Bool = false,
+      takeReply: ((JSONValue, Bool) -> Int32)? = nil
+    ) {
+      request = CommandRequest(command: command, replace: replace, start: start)
+      self.takeReply = takeReply
+    }
+  }
+
+  /// Arguments a subcommand cannot take.
+  struct ArgumentProblem: Error, Sendable {
+    var message: String
+    /// Whether the command's own usage line says more than the list of every command.
+    var showsCommandUsage = false
   }
 
   static let subcommands: [Subcommand] = [
     Subcommand(
-      name: "status", arguments: "", summary: "what the clock shows and where the workout is"),
-    Subcommand(name: "start", arguments: "", summary: "start the loaded workout (count-in first)"),
-    Subcommand(name: "pause", arguments: "", summary: "pause the running workout"),
-    Subcommand(name: "resume", arguments: "", summary: "resume a paused workout"),
+      name: "status", summary: "what the clock shows and where the workout is", sends: .status),
     Subcommand(
-      name: "toggle", arguments: "", summary: "start, pause or resume, like the big button"),
-    Subcommand(name: "reset", arguments: "", summary: "stop and go back to the start"),
+      name: "start", summary: "start the loaded workout (count-in first)",
+      sends: .action(.start)),
+    Subcommand(name: "pause", summary: "pause the running workout", sends: .action(.pause)),
+    Subcommand(name: "resume", summary: "resume a paused workout", sends: .action(.resume)),
     Subcommand(
-      name: "finish", arguments: "", summary: "end the workout now (For Time: stop the clock)"),
-    Subcommand(name: "next", arguments: "", summary: "skip to the next interval or step"),
+      name: "toggle", summary: "start, pause or resume, like the big button",
+      sends: .action(.toggle)),
+    Subcommand(name: "reset", summary: "stop and go back to the start", sends: .action(.reset)),
     Subcommand(
-      name: "previous", arguments: "", summary: "go back to the previous interval or step"),
-    Subcommand(name: "lap", arguments: "", summary: "tally a round"),
+      name: "finish", summary: "end the workout now (For Time: stop the clock)",
+      sends: .action(.finish)),
+    Subcommand(
+      name: "next", summary: "skip to the next interval or step", sends: .action(.next)),
+    Subcommand(
+      name: "previous", summary: "go back to the previous interval or step",
+      sends: .action(.previous)),
+    Subcommand(name: "lap", summary: "tally a round", sends: .action(.lap)),
     Subcommand(
       name: "mute", arguments: "[on|off]",
-      summary: "silence the buzzer (or let it sound); no argument toggles"),
+      summary: "silence the buzzer (or let it sound); no argument toggles",
+      action: .send { words, _ in
+        switch words {
+        case []: .success(Exchange(.mute(on: nil)))
+        case ["on"]: .success(Exchange(.mute(on: true)))
+        case ["off"]: .success(Exchange(.mute(on: false)))
+        default: .failure(ArgumentProblem(message: "'mute' takes 'on', 'off' or nothing (toggle)"))
+        }
+      }),
     Subcommand(
       name: "load", arguments: "PRESET", summary: "load a preset by name",
-      synopsis: "PRESET [--start] [--replace]", details: LoadOptions.details),
+      synopsis: "PRESET [--start] [--replace]", details: LoadOptions.details,
+      action: .send { words, _ in
+        let options = LoadOptions(words)
+        guard !options.words.isEmpty else {
+          return .failure(ArgumentProblem(message: "'load' needs a preset name"))
+        }
+        return .success(
+          Exchange(
+            .load(.preset(options.words.joined(separator: " "))), replace: options.replace,
+            start: options.start))
+      }),
     Subcommand(
       name: "run", arguments: "TEXT...", summary: "load a workout as written: run amrap 14",
       synopsis: "TEXT... [--start] [--replace]",
       details: "The words are read as on a whiteboard ('amrap 14', 'emom 10 x 1:00',\n"
         + "'21-15-9 for time cap 10'); `wodclockctl explain TEXT` shows how.\n"
-        + LoadOptions.details),
+        + LoadOptions.details,
+      action: .send { words, _ in
+        let options = LoadOptions(words)
+        let text = options.words.joined(separator: " ")
+        guard !text.allSatisfy(\.isWhitespace) else {
+          return .failure(
+            ArgumentProblem(
+              message: "'run' needs a workout, e.g. 'amrap 14'", showsCommandUsage: true))
+        }
+        return .success(
+          Exchange(.load(.workout(text)), replace: options.replace, start: options.start))
+      }),
     Subcommand(
       name: "again", arguments: "[--start]", summary: "load the last workout of the history again",
-      synopsis: "[--start] [--replace]", details: LoadOptions.details),
+      synopsis: "[--start] [--replace]", details: LoadOptions.details,
+      action: .send { words, _ in
+        let options = LoadOptions(words)
+        guard options.words.isEmpty else {
+          return .failure(
+            ArgumentProblem(
+              message: "'again' takes only --start and --replace", showsCommandUsage: true))
+        }
+        return .success(Exchange(.again, replace: options.replace, start: options.start))
+      }),
     Subcommand(
-      name: "recent", arguments: "", summary: "the last ten different workouts, newest first"),
-    Subcommand(name: "presets", arguments: "", summary: "list the presets"),
+      name: "recent", summary: "the last ten different workouts, newest first", sends: .recent),
+    Subcommand(name: "presets", summary: "list the presets", sends: .presets),
     Subcommand(
-      name: "schedule", arguments: "",
-      summary: "today's classes, the next one, and whether the clock is synchronized"),
+      name: "schedule",
+      summary: "today's classes, the next one, and whether the clock is synchronized",
+      sends: .schedule),
     Subcommand(
-      name: "history", arguments: "[--limit N]", summary: "finished and abandoned workouts"),
-    Subcommand(name: "reload", arguments: "", summary: "re-read the configuration file"),
-    Subcommand(name: "watch", arguments: "", summary: "follow the clock live (Ctrl-C to stop)"),
-    Subcommand(name: "version", arguments: "", summary: "the daemon's version and protocol"),
+      name: "history", arguments: "[--limit N]", summary: "finished and abandoned workouts",
+      action: .send { words, _ in
+        guard let position = words.firstIndex(of: "--limit") else {
+          guard words.isEmpty else {
+            return .failure(ArgumentProblem(message: "'history' takes only '--limit N'"))
+          }
+          return .success(Exchange(.history(limit: CommandProtocol.defaultHistoryLimit)))
+        }
+        guard position + 1 < words.count, let limit = Int(words[position + 1]), limit > 0 else {
+          return .failure(ArgumentProblem(message: "'--limit' needs a positive number"))
+        }
+        return .success(Exchange(.history(limit: limit)))
+      }),
+    Subcommand(name: "reload", summary: "re-read the configuration file", sends: .reload),
+    Subcommand(name: "watch", summary: "follow the clock live (Ctrl-C to stop)", sends: .subscribe),
+    Subcommand(name: "version", summary: "the daemon's version and protocol", sends: .version),
     Subcommand(
-      name: "stats", arguments: "", summary: "wake-up lateness, CPU time and memory of the daemon"),
+      name: "stats", summary: "wake-up lateness, CPU time and memory of the daemon", sends: .stats),
     Subcommand(
       name: "snapshot", arguments: "--png FILE",
       summary: "save what the LED matrix shows as a PNG (or a preview)",
-      synopsis: SnapshotCommand.synopsis, details: SnapshotCommand.details),
+      synopsis: SnapshotCommand.synopsis, details: SnapshotCommand.details,
+      action: .send { words, json in
+        SnapshotCommand.parse(words, json: json).map { options in
+          Exchange(.snapshot(SnapshotRequest(output: options.output, previewSize: options.size))) {
+            reply, json in SnapshotCommand.save(reply, options, quiet: json)
+          }
+        }
+      }),
     Subcommand(
       name: "explain", arguments: "TEXT...",
       summary: "what a written workout means: parts, lengths, total (local, no daemon)",
-      synopsis: ExplainCommand.synopsis, details: ExplainCommand.details),
+      synopsis: ExplainCommand.synopsis, details: ExplainCommand.details,
+      action: .local { words, json in
+        guard !words.joined().allSatisfy(\.isWhitespace) else {
+          return commandUsageError("'explain' needs a workout, e.g. 'amrap 14'", "explain")
+        }
+        return ExplainCommand.run(words, json: json)
+      }),
     Subcommand(
-      name: "devices", arguments: "",
-      summary: "input devices for usb-remote: name, USB id, node (local, no daemon)"),
+      name: "devices",
+      summary: "input devices for usb-remote: name, USB id, node (local, no daemon)",
+      action: .local { _, _ in listInputDevices() }),
   ]
 
   static var usage: String {
@@ -178,61 +309,19 @@ public enum ClientMain {
       )
       return ExitCode.ok
     }
-    if command.name == "devices" { return listInputDevices() }
-    if command.name == "explain" {
-      let text = Array(words.dropFirst())
-      guard !text.joined().allSatisfy(\.isWhitespace) else {
-        return commandUsageError("'explain' needs a workout, e.g. 'amrap 14'", command)
+    let exchange: Exchange
+    switch command.action {
+    case .local(let run):
+      return run(Array(words.dropFirst()), json)
+    case .send(let build):
+      switch build(Array(words.dropFirst()), json) {
+      case .success(let built): exchange = built
+      case .failure(let problem) where problem.showsCommandUsage:
+        return commandUsageError(problem.message, command.name)
+      case .failure(let problem):
+        return usageError(problem.message)
       }
-      return ExplainCommand.run(text, json: json)
     }
-    var request = JSONObject([
-      ("v", .integer(CommandProtocol.version)), ("cmd", .string(command.name)),
-    ])
-    let rest = Array(words.dropFirst())
-    var snapshot = SnapshotCommand.Options()
-    switch command.name {
-    case "load":
-      let name = LoadOptions.take(rest, into: &request)
-      guard name.count >= 1 else { return usageError("'load' needs a preset name") }
-      request["preset"] = .string(name.joined(separator: " "))
-    case "run":
-      let text = LoadOptions.take(rest, into: &request).joined(separator: " ")
-      guard !text.allSatisfy(\.isWhitespace) else {
-        return commandUsageError("'run' needs a workout, e.g. 'amrap 14'", command)
-      }
-      request["cmd"] = .string("load")
-      request["workout"] = .string(text)
-    case "again":
-      guard LoadOptions.take(rest, into: &request).isEmpty else {
-        return commandUsageError("'again' takes only --start and --replace", command)
-      }
-    case "history":
-      if let position = rest.firstIndex(of: "--limit") {
-        guard position + 1 < rest.count, let limit = Int(rest[position + 1]), limit > 0 else {
-          return usageError("'--limit' needs a positive number")
-        }
-        request["limit"] = .integer(Int64(limit))
-      } else if !rest.isEmpty {
-        return usageError("'history' takes only '--limit N'")
-      }
-    case "mute":
-      switch rest {
-      case []: break
-      case ["on"]: request["on"] = .bool(true)
-      case ["off"]: request["on"] = .bool(false)
-      default: return usageError("'mute' takes 'on', 'off' or nothing (toggle)")
-      }
-    case "snapshot":
-      switch SnapshotCommand.parse(rest, json: json) {
-      case .success(let options): snapshot = options
-      case .failure(let problem): return commandUsageError(problem.message, command)
-      }
-      for (key, value) in SnapshotCommand.requestMembers(snapshot) { request[key] = value }
-    default:
-      guard rest.isEmpty else { return usageError("'\(command.name)' takes no arguments") }
-    }
-
     var client: UnixClient
     do {
       client = try connect(socketPath)
@@ -249,11 +338,10 @@ public enum ClientMain {
       return advice.exitCode
     }
     defer { try? client.close() }
-    let watching = command.name == "watch"
-    if watching { request["cmd"] = .string("subscribe") }
+    let watching = exchange.request.command == .subscribe
     do {
       let answer: String?
-      switch exchange(&client, JSONValue.object(request).serialized() + "\n") {
+      switch send(&client, exchange.request.line) {
       case .success(let line): answer = line
       case .failure(let error) where error.errno == .timedOut:
         return busy(
@@ -295,7 +383,7 @@ public enum ClientMain {
         }
         return ExitCode.refused
       }
-      if command.name == "snapshot" { return SnapshotCommand.save(reply, snapshot, quiet: json) }
+      if let take = exchange.takeReply { return take(reply, json) }
       if !json { emit(HumanOutput.describe(command: command.name, reply: reply)) }
       if watching { return follow(&client, json: json) }
       return ExitCode.ok
@@ -311,7 +399,7 @@ public enum ClientMain {
 
   /// Sends the request and reads the first line back: the reply, or the daemon's last word
   /// before it closed the connection (`nil` when it closed without one).
-  private static func exchange(_ client: inout UnixClient, _ request: String) -> Result<
+  private static func send(_ client: inout UnixClient, _ request: String) -> Result<
     String?, SystemError
   > {
     do throws(SystemError) {
@@ -363,7 +451,9 @@ public enum ClientMain {
     if let explicit {
       return try UnixClient.connect(path: explicit, timeoutMilliseconds: connectSeconds * 1_000)
     }
-    let candidates = DefaultPaths.clientSocketCandidates()
+    let candidates = SocketLocations(
+      environment: Environment.get, userID: Environment.userID
+    ).clientCandidates
     // A socket in a directory closed to this user (the service's /run/wodclock, 0750) is
     // there all the same: connecting to it says EACCES, which is what the user must hear.
     for path in candidates where FileSystem.presence(path) != .absent {
@@ -408,12 +498,14 @@ public enum ClientMain {
 
   /// A bad command line for one command: the message and that command's usage line, which
   /// says more than the list of every command.
-  private static func commandUsageError(_ message: String, _ command: Subcommand) -> Int32 {
+  private static func commandUsageError(_ message: String, _ name: String) -> Int32 {
     StandardError.writeLine("wodclockctl: \(message)")
-    StandardError.writeLine(
-      "usage: wodclockctl \(command.name) \(command.synopsis ?? command.arguments)"
-        .trimmingSpaces())
-    StandardError.writeLine("hint: `wodclockctl \(command.name) --help` explains the options")
+    if let command = subcommands.first(where: { $0.name == name }) {
+      StandardError.writeLine(
+        "usage: wodclockctl \(command.name) \(command.synopsis ?? command.arguments)"
+          .trimmingSpaces())
+    }
+    StandardError.writeLine("hint: `wodclockctl \(name) --help` explains the options")
     return ExitCode.usage
   }
 }

@@ -3,7 +3,6 @@
 
 import HardwareKit
 import JSONKit
-import WodclockDaemon
 
 enum HumanOutput {
   static func describe(command: String, reply: JSONValue) -> String {

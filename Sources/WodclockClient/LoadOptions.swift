@@ -3,9 +3,7 @@
 // which lets the load take the place of a running or paused workout (the daemon answers `busy`
 // without it), and `--start`, which starts what was loaded.
 
-import JSONKit
-
-enum LoadOptions {
+struct LoadOptions {
   static let replace = "--replace"
   static let start = "--start"
   /// For the commands' own help.
@@ -14,11 +12,17 @@ enum LoadOptions {
     + "  --replace  abandon it and load anyway\n"
     + "  --start    start the loaded workout at once (count-in first)"
 
-  /// The words without the options; each option given sets its member of the request
-  /// (`"replace": true`, `"start": true`).
-  static func take(_ words: [String], into request: inout JSONObject) -> [String] {
-    if words.contains(replace) { request["replace"] = .bool(true) }
-    if words.contains(start) { request["start"] = .bool(true) }
-    return words.filter { $0 != replace && $0 != start }
+  /// The words without the options.
+  var words: [String]
+  /// `--replace` was given: the request says `"replace": true`.
+  var replace: Bool
+  /// `--start` was given: the request says `"start": true`.
+  var start: Bool
+
+  /// The options among `words`, wherever they are.
+  init(_ words: [String]) {
+    replace = words.contains(Self.replace)
+    start = words.contains(Self.start)
+    self.words = words.filter { $0 != Self.replace && $0 != Self.start }
   }
 }

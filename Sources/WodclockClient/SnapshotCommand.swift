@@ -4,12 +4,12 @@
 // where the command is typed.
 
 import ConfigFormat
+import ControlProtocol
 import DisplayKit
 import HardwareKit
 import JSONKit
 import MatrixKit
 import PNGEncoding
-import WodclockDaemon
 
 enum SnapshotCommand {
   /// What the command line asks for.
@@ -19,6 +19,11 @@ enum SnapshotCommand {
     var output: String?
     var size: SnapshotRequest.Size?
     var scale = 1
+  }
+
+  /// A bad command line for `snapshot`: said with its usage line.
+  private static func problem(_ message: String) -> ClientMain.ArgumentProblem {
+    ClientMain.ArgumentProblem(message: message, showsCommandUsage: true)
   }
 
   static let scales = 1...32
@@ -52,7 +57,9 @@ enum SnapshotCommand {
 
   /// Reads the command's arguments (after `snapshot`). `json`: the global `--json` was given,
   /// which prints the daemon's reply and makes `--png` optional.
-  static func parse(_ arguments: [String], json: Bool) -> Result<Options, UsageError> {
+  static func parse(_ arguments: [String], json: Bool) -> Result<
+    Options, ClientMain.ArgumentProblem
+  > {
     var options = Options()
     var seen: Set<String> = []
     var index = 0
@@ -67,11 +74,11 @@ enum SnapshotCommand {
       guard names.contains(name) else {
         guard name.hasPrefix("-") else {
           return .failure(
-            UsageError("'snapshot': unexpected '\(name)' (options come as --NAME VALUE)"))
+            problem("'snapshot': unexpected '\(name)' (options come as --NAME VALUE)"))
         }
         let suggestion = closestMatch(to: name, among: names)
         return .failure(
-          UsageError(
+          problem(
             "'snapshot': unknown option '\(name)'"
               + (suggestion.map { "; did you mean '\($0)'?" } ?? "")))
       }
@@ -79,21 +86,21 @@ enum SnapshotCommand {
         index += 1
         // The next option is not taken for a value: `--output --png x.png` lost its id.
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-          return .failure(UsageError("'snapshot': \(name) needs a value"))
+          return .failure(problem("'snapshot': \(name) needs a value"))
         }
         value = arguments[index]
       }
       guard seen.insert(name).inserted else {
-        return .failure(UsageError("'snapshot': \(name) is given twice"))
+        return .failure(problem("'snapshot': \(name) is given twice"))
       }
       let text = value ?? ""
       switch name {
       case "--png":
-        guard !text.isEmpty else { return .failure(UsageError("'snapshot': --png needs a file")) }
+        guard !text.isEmpty else { return .failure(problem("'snapshot': --png needs a file")) }
         options.file = text
       case "--output":
         guard !text.isEmpty else {
-          return .failure(UsageError("'snapshot': --output needs an output's id"))
+          return .failure(problem("'snapshot': --output needs an output's id"))
         }
         options.output = text
       case "--size":
@@ -104,7 +111,7 @@ enum SnapshotCommand {
       default:
         guard let scale = Int(text), scales.contains(scale) else {
           return .failure(
-            UsageError(
+            problem(
               "'snapshot': bad --scale '\(text)': expected a whole number from "
                 + "\(scales.lowerBound) to \(scales.upperBound)"))
         }
@@ -114,19 +121,19 @@ enum SnapshotCommand {
     }
     if options.output != nil && options.size != nil {
       return .failure(
-        UsageError(
+        problem(
           "'snapshot': --output and --size exclude each other: --output shows a matrix's own "
             + "picture, --size draws a preview"))
     }
     switch options.file {
     case nil where !json:
-      return .failure(UsageError("'snapshot' needs --png FILE (- writes to standard output)"))
+      return .failure(problem("'snapshot' needs --png FILE (- writes to standard output)"))
     case "-" where json:
       return .failure(
-        UsageError("'snapshot': --json and --png - would both write to standard output"))
+        problem("'snapshot': --json and --png - would both write to standard output"))
     case "-" where Terminal.isTTY(.standardOutput):
       return .failure(
-        UsageError(
+        problem(
           "'snapshot': not writing a PNG to a terminal; redirect it (> wall.png), pipe it, or "
             + "give --png a file"))
     default:
@@ -135,39 +142,29 @@ enum SnapshotCommand {
   }
 
   /// `64x32` (or `64X32`) as a size within the protocol's limits.
-  static func parseSize(_ text: String) -> Result<SnapshotRequest.Size, UsageError> {
+  static func parseSize(_ text: String) -> Result<SnapshotRequest.Size, ClientMain.ArgumentProblem>
+  {
     let parts = text.split(separator: "x", omittingEmptySubsequences: false).flatMap {
       $0.split(separator: "X", omittingEmptySubsequences: false)
     }
     guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
       return .failure(
-        UsageError("'snapshot': bad --size '\(text)': expected WIDTHxHEIGHT in LEDs, e.g. 64x32"))
+        problem("'snapshot': bad --size '\(text)': expected WIDTHxHEIGHT in LEDs, e.g. 64x32"))
     }
     let sides = CommandProtocol.snapshotSides
     guard sides.contains(width), sides.contains(height) else {
       return .failure(
-        UsageError(
+        problem(
           "'snapshot': bad --size '\(text)': each side is \(sides.lowerBound) to "
             + "\(sides.upperBound) LEDs"))
     }
     guard width * height <= CommandProtocol.maximumSnapshotLEDs else {
       return .failure(
-        UsageError(
+        problem(
           "'snapshot': bad --size '\(text)': \(width * height) LEDs; a snapshot carries "
             + "\(CommandProtocol.maximumSnapshotLEDs) at most"))
     }
     return .success(SnapshotRequest.Size(width: width, height: height))
-  }
-
-  /// The request's members for `options`.
-  static func requestMembers(_ options: Options) -> [(String, JSONValue)] {
-    var members: [(String, JSONValue)] = []
-    if let output = options.output { members.append(("output", .string(output))) }
-    if let size = options.size {
-      members.append(("width", .integer(Int64(size.width))))
-      members.append(("height", .integer(Int64(size.height))))
-    }
-    return members
   }
 
   /// The picture in a successful reply, or nil when the reply is not the protocol's.

@@ -2,6 +2,7 @@
 // Home Assistant's discovery payloads against the keys its MQTT integration documents for each
 // entity kind, and what it sends back turned into the socket's commands.
 
+import ControlProtocol
 import JSONKit
 import Testing
 import WodclockDaemon

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Commands over the broker speak the control socket's vocabulary, read by its one parser.
 
+import ControlProtocol
 import JSONKit
 import Testing
 import WodclockDaemon

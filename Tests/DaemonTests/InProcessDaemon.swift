@@ -7,6 +7,7 @@
 
 import ConfigFormat
 import Configuration
+import ControlProtocol
 import HardwareKit
 import JSONKit
 import Testing

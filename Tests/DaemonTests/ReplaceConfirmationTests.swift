@@ -4,6 +4,7 @@
 // unless the request says `"replace": true`. On manual time, exactly.
 
 import Configuration
+import ControlProtocol
 import JSONKit
 import Testing
 

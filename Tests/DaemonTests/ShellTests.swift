@@ -4,6 +4,7 @@
 // Every figure is exact: the clock moves only when the test moves it.
 
 import Configuration
+import ControlProtocol
 import HardwareKit
 import JSONKit
 import Testing

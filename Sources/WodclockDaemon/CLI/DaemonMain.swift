@@ -4,6 +4,7 @@
 import ConfigFormat
 import Configuration
 import HardwareKit
+import ProductVersion
 
 public enum DaemonMain {
   /// Runs `wodclockd` with `arguments` (without the program name); returns the exit status.

@@ -2,6 +2,7 @@
 // wodclockd's command line.
 
 import ConfigFormat
+import ControlProtocol
 import HardwareKit
 
 /// What `wodclockd` was asked to do.
@@ -166,41 +167,17 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
 /// Where things live by default, following systemd's directories when it runs us.
 public enum DefaultPaths {
+  /// The control socket without `--socket` (see `SocketLocations`, which wodclockctl shares).
   public static func socket() -> String {
-    if let runtime = Environment.get("RUNTIME_DIRECTORY"), !runtime.isEmpty {
-      return firstPath(runtime) + "/wodclockd.sock"
-    }
-    if let runtime = Environment.get("XDG_RUNTIME_DIR"), !runtime.isEmpty {
-      return runtime + "/wodclockd.sock"
-    }
-    return "/tmp/wodclockd-\(userID()).sock"
-  }
-
-  /// Where `wodclockctl` looks: the system daemon's socket first, then the user's.
-  public static func clientSocketCandidates() -> [String] {
-    var candidates: [String] = []
-    if let explicit = Environment.get("WODCLOCK_SOCKET"), !explicit.isEmpty { return [explicit] }
-    candidates.append("/run/wodclock/wodclockd.sock")
-    if let runtime = Environment.get("XDG_RUNTIME_DIR"), !runtime.isEmpty {
-      candidates.append(runtime + "/wodclockd.sock")
-    }
-    candidates.append("/tmp/wodclockd-\(userID()).sock")
-    return candidates
+    SocketLocations(environment: Environment.get, userID: Environment.userID).daemonSocket
   }
 
   public static func stateDirectory() -> String {
-    if let state = Environment.get("STATE_DIRECTORY"), !state.isEmpty { return firstPath(state) }
+    if let state = Environment.get("STATE_DIRECTORY"), !state.isEmpty {
+      return SocketLocations.firstPath(state)
+    }
     if let state = Environment.get("XDG_STATE_HOME"), !state.isEmpty { return state + "/wodclock" }
     if let home = Environment.get("HOME"), !home.isEmpty { return home + "/.local/state/wodclock" }
-    return "/tmp/wodclock-state-\(userID())"
-  }
-
-  /// systemd passes several directories separated by colons; the first is ours.
-  private static func firstPath(_ list: String) -> String {
-    String(list.split(separator: ":").first ?? Substring(list))
-  }
-
-  private static func userID() -> String {
-    String(Environment.userID)
+    return "/tmp/wodclock-state-\(Environment.userID)"
   }
 }

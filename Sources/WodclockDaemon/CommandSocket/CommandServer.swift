@@ -3,6 +3,7 @@
 // (garbage, floods, pipelined batches, silence, half lines, many at once) from costing the
 // clock or the other clients anything.
 
+import ControlProtocol
 import HardwareKit
 import JSONKit
 

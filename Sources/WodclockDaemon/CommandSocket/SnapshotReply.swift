@@ -2,6 +2,7 @@
 // The answer to the control socket's `snapshot`: the picture a matrix output last sent, or a
 // preview of what a matrix would show now (see CommandProtocol.swift for the reply's members).
 
+import ControlProtocol
 import JSONKit
 import MatrixKit
 

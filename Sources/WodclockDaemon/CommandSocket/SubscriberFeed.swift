@@ -2,6 +2,7 @@
 // The events a subscriber gets (`subscribe`, `wodclockctl watch`): every cue, and the status
 // when something a person would see has changed, not on every wake-up.
 
+import ControlProtocol
 import JSONKit
 import WorkoutCore
 

@@ -7,8 +7,10 @@
 
 import ClockLink
 import Configuration
+import ControlProtocol
 import HardwareKit
 import JSONKit
+import ProductVersion
 import WorkoutCore
 
 /// What the link needs of the daemon.

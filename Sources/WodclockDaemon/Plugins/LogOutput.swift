@@ -2,6 +2,7 @@
 // `log` output: a journal-friendly line on every state change and every cue.
 
 import Configuration
+import ControlProtocol
 import DisplayKit
 import WorkoutCore
 
@@ -42,7 +43,7 @@ public final class LogOutput: OutputPlugin {
     }
     if logCues, !frame.cues.isEmpty, let context {
       for cue in frame.cues {
-        context.logger.info("cue", [("cue", cue.kind.name)] + Self.cueFields(cue.kind))
+        context.logger.info("cue", [("cue", cue.kind.name)] + CommandProtocol.cueFields(cue.kind))
       }
     }
   }
@@ -72,21 +73,6 @@ public final class LogOutput: OutputPlugin {
       fields.append(("elapsed", snapshot.elapsed.description))
     }
     return fields
-  }
-
-  static func cueFields(_ kind: CueKind) -> [(String, String)] {
-    switch kind {
-    case .segmentStart(let segment): [("segment", segment.rawValue)]
-    case .roundStart(let round): [("round", round.description)]
-    case .roundsRemaining(let count): [("rounds_left", String(count))]
-    case .countdown(let left, let ending):
-      [("seconds_left", String(left)), ("ending", ending.rawValue)]
-    case .repComplete(let rep): [("rep", rep.description)]
-    case .setComplete(let set): [("set", set.description)]
-    case .sideSwitch(let side): [("side", side.rawValue)]
-    case .lap(let count): [("laps", String(count))]
-    default: []
-    }
   }
 }
 

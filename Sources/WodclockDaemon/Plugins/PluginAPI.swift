@@ -5,6 +5,7 @@
 
 import ButtonKit
 import Configuration
+import ControlProtocol
 import HardwareKit
 import JSONKit
 import MatrixKit

@@ -3,10 +3,12 @@
 // snapshot ...), for the command socket and for plugins that act on the clock.
 
 import Configuration
+import ControlProtocol
 import DisplayKit
 import HardwareKit
 import JSONKit
 import MatrixKit
+import ProductVersion
 import WorkoutCore
 
 /// What a request can make the daemon do: the daemon carries these out, so a command from the

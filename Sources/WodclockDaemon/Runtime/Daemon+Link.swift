@@ -5,6 +5,7 @@
 
 import ClockLink
 import Configuration
+import ControlProtocol
 import HardwareKit
 import JSONKit
 import WorkoutCore

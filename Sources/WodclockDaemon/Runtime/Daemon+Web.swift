@@ -3,6 +3,7 @@
 // loop, answered with the command vocabulary, moved or stopped by a reload.
 
 import Configuration
+import ControlProtocol
 import HardwareKit
 import JSONKit
 import WebInterface

@@ -6,6 +6,7 @@
 import ButtonKit
 import ConfigFormat
 import Configuration
+import ControlProtocol
 import HardwareKit
 import JSONKit
 import WorkoutCore

@@ -3,6 +3,7 @@
 // plugin; the mute; a message; a reload of the config file. Each takes one path, whoever asks.
 
 import Configuration
+import ControlProtocol
 import WorkoutCore
 
 extension Daemon: CommandActions {

@@ -4,6 +4,7 @@
 // displays say so. The command socket answers such a load `busy` unless it says `replace`.
 
 import Configuration
+import ControlProtocol
 import WorkoutCore
 
 /// What a load at the wall asks for.

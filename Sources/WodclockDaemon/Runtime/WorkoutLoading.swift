@@ -5,6 +5,7 @@
 
 import ConfigFormat
 import Configuration
+import ControlProtocol
 import WorkoutCore
 import WorkoutNotation
 

@@ -5,6 +5,7 @@
 // clock and the face a page draws from.
 
 import Configuration
+import ControlProtocol
 import DeflateCoding
 import HardwareKit
 import JSONKit

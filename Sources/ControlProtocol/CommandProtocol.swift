@@ -108,6 +108,13 @@ public struct CommandRequest: Equatable, Sendable {
   public var replace = false
   /// `"start": true`: a load starts the workout it loaded (count-in first).
   public var start = false
+
+  public init(id: JSONValue? = nil, command: Command, replace: Bool = false, start: Bool = false) {
+    self.id = id
+    self.command = command
+    self.replace = replace
+    self.start = start
+  }
 }
 
 /// A request that could not be parsed, with the id to echo when one was readable.
@@ -347,7 +354,23 @@ public enum CommandProtocol {
   /// A cue as an event member.
   public static func cue(_ kind: CueKind) -> JSONValue {
     var object = JSONObject([("name", .string(kind.name))])
-    for (key, value) in LogOutput.cueFields(kind) { object[key] = .string(value) }
+    for (key, value) in cueFields(kind) { object[key] = .string(value) }
     return .object(object)
+  }
+
+  /// What a cue says besides its name, as the log and the events give it.
+  public static func cueFields(_ kind: CueKind) -> [(String, String)] {
+    switch kind {
+    case .segmentStart(let segment): [("segment", segment.rawValue)]
+    case .roundStart(let round): [("round", round.description)]
+    case .roundsRemaining(let count): [("rounds_left", String(count))]
+    case .countdown(let left, let ending):
+      [("seconds_left", String(left)), ("ending", ending.rawValue)]
+    case .repComplete(let rep): [("rep", rep.description)]
+    case .setComplete(let set): [("set", set.description)]
+    case .sideSwitch(let side): [("side", side.rawValue)]
+    case .lap(let count): [("laps", String(count))]
+    default: []
+    }
   }
 }

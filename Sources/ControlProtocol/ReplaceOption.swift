@@ -7,7 +7,7 @@ import JSONKit
 
 extension CommandProtocol {
   /// The `busy` answer's code.
-  static let busyCode = "busy"
+  public static let busyCode = "busy"
 
   /// Reads a request's optional flag (`replace`, `start`): false when absent, nil when it is
   /// not a boolean.
