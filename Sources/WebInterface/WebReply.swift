@@ -218,13 +218,6 @@ public struct WebError: Error, Sendable, Hashable {
         + "listed in 'hosts:' of the configuration's 'web' section")
   }
 
-  /// 503 `server_busy`: every connection slot is taken; `Retry-After` says when to try again.
-  public static func serverBusy(retryAfter seconds: Int) -> WebError {
-    WebError(
-      status: 503, code: "server_busy", message: "the clock serves as many connections as it can",
-      hint: "this page tries again by itself", headers: [WebHeader("Retry-After", "\(seconds)")])
-  }
-
   /// 400 `use_events`: `subscribe` is the socket's; the web has the event stream.
   public static let useEvents = WebError(
     status: 400, code: "use_events", message: "'subscribe' is for the control socket",
