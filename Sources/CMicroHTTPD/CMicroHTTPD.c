@@ -123,6 +123,14 @@ static void completed_trampoline(void *cls, struct MHD_Connection *connection, v
   server->settings.completed(server->settings.context, connection, con_cls, (int)toe);
 }
 
+static void connection_trampoline(void *cls, struct MHD_Connection *connection,
+                                  void **socket_context, enum MHD_ConnectionNotificationCode toe) {
+  (void)socket_context;
+  struct cmhd_server *server = cls;
+  server->settings.connection(server->settings.context, connection,
+                              toe == MHD_CONNECTION_NOTIFY_CLOSED);
+}
+
 __attribute__((format(printf, 2, 0))) static void log_trampoline(void *cls, const char *format,
                                                                  va_list arguments) {
   struct cmhd_server *server = cls;
@@ -152,7 +160,7 @@ struct cmhd_server *cmhd_start(const struct cmhd_settings *settings) {
   // to the logger below, never to stderr.
   unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
   if (settings->log != NULL) flags |= MHD_USE_ERROR_LOG;
-  struct MHD_OptionItem options[8];
+  struct MHD_OptionItem options[9];
   size_t count = 0;
   // The logger comes first: options before it would log through the library's default logger,
   // which writes to stderr (MHD 0.9.75 says so in a warning of its own).
@@ -171,6 +179,9 @@ struct cmhd_server *cmhd_start(const struct cmhd_settings *settings) {
                                              (intptr_t)settings->connection_timeout_seconds, NULL};
   options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED,
                                              (intptr_t)completed_trampoline, server};
+  if (settings->connection != NULL)
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION,
+                                               (intptr_t)connection_trampoline, server};
   options[count++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
   // MHD_OPTION_ARRAY takes the options as a list of items: the one varargs call is made here.
   server->daemon = mhd.start_daemon(flags, 0, NULL, NULL, access_trampoline, server,

@@ -266,6 +266,14 @@ struct ConfigWriter {
     } else {
       line(1, "# pin is not set: the display only, no remote")
     }
+    key(
+      1, "hosts", "[" + web.hosts.map(YAMLText.scalar).joined(separator: ", ") + "]",
+      comment: "besides its addresses, the host name, NAME.local and localhost")
+    key(1, "connections", "\(web.connections)")
+    key(1, "connections_per_address", "\(web.connectionsPerAddress)")
+    key(1, "streams", "\(web.streams)")
+    key(1, "streams_per_address", "\(web.streamsPerAddress)")
+    key(1, "request_timeout", DurationText.format(web.requestTimeout))
   }
 
   // MARK: MQTT

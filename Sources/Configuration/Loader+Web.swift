@@ -1,20 +1,38 @@
 // SPDX-License-Identifier: MIT
-// The web section: where the HTTP server listens, and the remote's PIN.
+// The web section: where the HTTP server listens, the remote's PIN, the names the clock
+// answers to, and what clients may hold.
 //
 //   web:
 //     listen: "0.0.0.0:8080"   # or "[::]:8080", "localhost:8080"
-//     pin: "4821"              # quoted; without it, the display only
+//     pin: "482193"            # quoted; without it, the display only
+//     hosts: [clock.gym.lan]   # names besides the addresses, the host name, NAME.local
+//     connections: 128         # and connections_per_address, streams, streams_per_address,
+//     request_timeout: 10s     # the bounds of what clients may hold
 
 import ConfigFormat
+import WorkoutCore
 
 /// The bounds of the web section.
 public enum WebLimits {
   /// How many digits a PIN has.
   public static let pinLength = 4...12
+  /// Fewer digits than this are a warning: 10,000 four-digit PINs fall to a patient guesser in
+  /// days, a million six-digit ones take months (PINGate's bound).
+  public static let advisedPINLength = 6
+  public static let connections = 8...1024
+  public static let connectionsPerAddress = 2...256
+  public static let streams = 1...1000
+  public static let streamsPerAddress = 1...256
+  public static let requestTimeout = TimeSpan.seconds(1)...TimeSpan.minutes(5)
+  /// A DNS name's length (RFC 1035 §2.3.4).
+  public static let hostNameLength = 253
 }
 
 extension Loader {
-  static let webKeys = ["listen", "pin"]
+  static let webKeys = [
+    "listen", "pin", "hosts", "connections", "connections_per_address", "streams",
+    "streams_per_address", "request_timeout",
+  ]
   static let listenExample = "\"0.0.0.0:8080\""
 
   mutating func readWeb(_ node: ConfigNode?) -> WebSettings? {
@@ -22,17 +40,113 @@ extension Loader {
       let mapping = checker.mapping(
         node, what: "'web'",
         hint: "write 'listen:' and 'pin:' indented below it, or "
-          + "'web: {listen: \(Self.listenExample), pin: \"4821\"}'")
+          + "'web: {listen: \(Self.listenExample), pin: \"482193\"}'")
     else { return nil }
     var settings = WebSettings()
+    var ranges: [String: SourceRange] = [:]
     for entry in checker.checkKeys(mapping, allowed: Self.webKeys, context: "in 'web'") {
-      if entry.key.text == "listen" {
+      let key = entry.key.text
+      ranges[key] = entry.value.range
+      switch key {
+      case "listen":
         if let address = readListen(entry.value) { settings.listen = address }
-      } else {
-        settings.pin = readPIN(entry.value)
+      case "pin": settings.pin = readPIN(entry.value)
+      case "hosts": if let hosts = readHosts(entry.value) { settings.hosts = hosts }
+      case "connections":
+        if let value = checker.integer(entry.value, key: key, in: WebLimits.connections) {
+          settings.connections = value
+        }
+      case "connections_per_address":
+        if let value = checker.integer(entry.value, key: key, in: WebLimits.connectionsPerAddress) {
+          settings.connectionsPerAddress = value
+        }
+      case "streams":
+        if let value = checker.integer(entry.value, key: key, in: WebLimits.streams) {
+          settings.streams = value
+        }
+      case "streams_per_address":
+        if let value = checker.integer(entry.value, key: key, in: WebLimits.streamsPerAddress) {
+          settings.streamsPerAddress = value
+        }
+      default:
+        if let value = checker.duration(entry.value, key: key, in: WebLimits.requestTimeout) {
+          settings.requestTimeout = value
+        }
       }
     }
+    checkWebBounds(settings, ranges: ranges, section: node.range)
     return settings
+  }
+
+  /// The bounds must fit inside each other: a stream is a connection, and one address may not
+  /// be given more than all of them.
+  private mutating func checkWebBounds(
+    _ settings: WebSettings, ranges: [String: SourceRange], section: SourceRange
+  ) {
+    if settings.streams >= settings.connections {
+      checker.error(
+        "'streams' (\(settings.streams)) must be fewer than 'connections' "
+          + "(\(settings.connections))",
+        at: ranges["streams"] ?? ranges["connections"] ?? section,
+        hint: "keep connections free for pages to load while every stream is open: such as "
+          + "streams: \(max(1, settings.connections / 2))")
+    }
+    if settings.connectionsPerAddress > settings.connections {
+      checker.error(
+        "'connections_per_address' (\(settings.connectionsPerAddress)) is more than "
+          + "'connections' (\(settings.connections))",
+        at: ranges["connections_per_address"] ?? ranges["connections"] ?? section,
+        hint: "one address should hold a few of them: a browser opens at most 6 to one clock")
+    }
+    if settings.streamsPerAddress > settings.connectionsPerAddress {
+      checker.error(
+        "'streams_per_address' (\(settings.streamsPerAddress)) is more than "
+          + "'connections_per_address' (\(settings.connectionsPerAddress))",
+        at: ranges["streams_per_address"] ?? ranges["connections_per_address"] ?? section,
+        hint: "each stream is a connection; a display page holds one")
+    }
+  }
+
+  // MARK: hosts
+
+  /// Host names: letters, digits, `-` and dots (RFC 1123 §2.1), at most 253 characters. An
+  /// address needs no entry: every IP literal is taken.
+  private mutating func readHosts(_ node: ConfigNode) -> [String]? {
+    guard let items = checker.list(node, key: "hosts", example: "[clock.gym.lan]") else {
+      return nil
+    }
+    var names: [String] = []
+    var failed = false
+    for item in items {
+      guard let scalar = checker.scalar(item, key: "hosts", expected: "a host name") else {
+        failed = true
+        continue
+      }
+      let bytes = Array(scalar.text.utf8)
+      let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+      let valid =
+        !bytes.isEmpty && bytes.count <= WebLimits.hostNameLength
+        && labels.allSatisfy { label in
+          (1...63).contains(label.count) && label.first != UInt8(ascii: "-")
+            && label.last != UInt8(ascii: "-")
+            && label.allSatisfy { byte in
+              (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "-")
+            }
+        }
+      guard valid else {
+        checker.error(
+          "'\(scalar.text)' is not a host name", at: scalar.range,
+          hint: "a name is letters, digits and '-' between dots, such as clock.gym.lan; an "
+            + "address needs no entry, every IP address of the clock is taken")
+        failed = true
+        continue
+      }
+      names.append(scalar.text)
+    }
+    return failed ? nil : names
   }
 
   // MARK: listen
@@ -80,7 +194,7 @@ extension Loader {
   // MARK: pin
 
   private mutating func readPIN(_ node: ConfigNode) -> String? {
-    let expected = "a PIN of 4 to 12 digits in double quotes, such as \"4821\""
+    let expected = "a PIN of 4 to 12 digits in double quotes, such as \"482193\""
     guard let scalar = checker.scalar(node, key: "pin", expected: expected) else { return nil }
     let bytes = Array(scalar.text.utf8)
     let digits =
@@ -94,7 +208,7 @@ extension Loader {
         : WebLimits.pinLength.contains(bytes.count)
           ? "write pin: \"\(scalar.text)\": " + quoting
             // Quoting alone would not do: the next error would be its length.
-          : "write 4 to 12 digits in quotes, such as pin: \"4821\"; " + quoting
+          : "write 6 to 12 digits in quotes, such as pin: \"482193\"; " + quoting
       checker.error(
         digits ? "the PIN must be in quotes" : "expected \(expected) for 'pin'", at: scalar.range,
         hint: hint)
@@ -103,15 +217,22 @@ extension Loader {
     guard digits else {
       checker.error(
         "the PIN must be digits only (0-9)", at: scalar.range,
-        hint: "a PIN is typed on a phone's number pad: 4 to 12 digits, such as \"4821\"")
+        hint: "a PIN is typed on a phone's number pad: 6 to 12 digits, such as \"482193\"")
       return nil
     }
     guard WebLimits.pinLength.contains(bytes.count) else {
       checker.error(
         "the PIN must be 4 to 12 digits, this one has \(bytes.count)", at: scalar.range,
         hint: bytes.count < WebLimits.pinLength.lowerBound
-          ? "a short PIN is guessed quickly; use at least 4 digits" : "use at most 12 digits")
+          ? "a short PIN is guessed quickly; use at least 6 digits" : "use at most 12 digits")
       return nil
+    }
+    if bytes.count < WebLimits.advisedPINLength {
+      checker.warning(
+        "a PIN of \(bytes.count) digits can be guessed from the gym's network in days",
+        at: scalar.range,
+        hint: "use at least \(WebLimits.advisedPINLength) digits, such as pin: \"482193\": a "
+          + "million PINs hold out for months")
     }
     return scalar.text
   }

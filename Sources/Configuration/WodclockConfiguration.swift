@@ -117,14 +117,39 @@ public struct DaemonSettings: Sendable, Equatable {
 public struct WebSettings: Sendable, Equatable {
   /// Where the HTTP server listens.
   public var listen: WebListenAddress
-  /// The remote's PIN, 4–12 ASCII digits; nil serves the display only (no remote, no commands
-  /// from the network).
+  /// The remote's PIN, 4–12 ASCII digits (6 or more advised); nil serves the display only (no
+  /// remote, no commands from the network).
   public var pin: String?
+  /// Names the clock answers to besides its addresses, its host name, `<hostname>.local` and
+  /// `localhost` (`clock.gym.lan`): a request naming another `Host` is refused.
+  public var hosts: [String]
+  /// Connections open at once, from all clients.
+  public var connections: Int
+  /// Connections open at once from one address.
+  public var connectionsPerAddress: Int
+  /// Event streams (display pages, remotes) open at once, fewer than ``connections`` so that a
+  /// page can still load when every stream is taken.
+  public var streams: Int
+  /// Event streams open at once from one address.
+  public var streamsPerAddress: Int
+  /// A request's header and body must have arrived this long after the connection opened, or
+  /// after the previous request on it was answered; else the connection is closed.
+  public var requestTimeout: TimeSpan
 
   /// Creates the settings; `listen` defaults to every IPv4 interface on port 8080.
-  public init(listen: WebListenAddress = .standard, pin: String? = nil) {
+  public init(
+    listen: WebListenAddress = .standard, pin: String? = nil, hosts: [String] = [],
+    connections: Int = 128, connectionsPerAddress: Int = 8, streams: Int = 64,
+    streamsPerAddress: Int = 3, requestTimeout: TimeSpan = .seconds(10)
+  ) {
     self.listen = listen
     self.pin = pin
+    self.hosts = hosts
+    self.connections = connections
+    self.connectionsPerAddress = connectionsPerAddress
+    self.streams = streams
+    self.streamsPerAddress = streamsPerAddress
+    self.requestTimeout = requestTimeout
   }
 }
 

@@ -34,6 +34,10 @@ public final class HTTPServer {
   private let log: ((String) -> Void)?
   private(set) var streams: [StreamID: EventStream] = [:]
   private var nextStream: UInt64 = 1
+  /// Every open connection, from the library's accept to its close.
+  private var connections: [OpaquePointer: Connection] = [:]
+  /// Open connections per client address (its bytes).
+  private var connectionsPerAddress: [[UInt8]: Int] = [:]
   /// The library must run again, and nothing else would say so: a connection was resumed, or
   /// a request ended (its connection is closed by the next run). In 0.9.75's external-epoll
   /// mode a resume leaves no trace in the library's epoll set (no inter-thread channel is in
@@ -41,9 +45,29 @@ public final class HTTPServer {
   /// shows) and MHD_get_timeout counts neither.
   private var mustRunAgain = false
 
+  /// One open connection: who it is from, and since when it waits for a complete request.
+  final class Connection {
+    let address: [UInt8]
+    /// When the request now coming began to be waited for: the accept, or the answer to the
+    /// previous request on the connection (keep-alive). Nil while a request is answered or
+    /// streamed: then only the library's idle timeout applies.
+    var awaitingSince: Int64?
+    /// Accepted past a limit: its request is answered 503, unless the handler gives it the
+    /// reserve.
+    let overLimit: Bool
+
+    init(address: [UInt8], awaitingSince: Int64, overLimit: Bool) {
+      self.address = address
+      self.awaitingSince = awaitingSince
+      self.overLimit = overLimit
+    }
+  }
+
   /// One open event stream: what waits to be sent, and whether its connection is parked.
   final class EventStream {
     let connection: OpaquePointer
+    /// The client's address, for the per-address bound.
+    var address: [UInt8] = []
     var backlog: [UInt8] = []
     /// Bytes of `backlog` already given to the library.
     var sent = 0
@@ -61,6 +85,10 @@ public final class HTTPServer {
   final class PendingRequest {
     var request: Request
     var answered = false
+    /// The body passed the limit: the rest is read and dropped, then 413 is answered (a
+    /// response queued while a body is still coming would reach no client that sends first
+    /// and reads after).
+    var tooLarge = false
     var stream: StreamID?
 
     init(request: Request) { self.request = request }
@@ -106,8 +134,10 @@ public final class HTTPServer {
     pollDescriptor = FileDescriptor(rawValue: -1)
     var settings = cmhd_settings()
     settings.listen_socket = listener.fileDescriptor.rawValue
-    settings.connection_limit = UInt32(clamping: limits.maximumConnections)
-    settings.per_address_limit = UInt32(clamping: limits.maximumConnectionsPerAddress)
+    settings.connection_limit = UInt32(
+      clamping: max(limits.maximumConnections, 1) + limits.reserveConnections)
+    settings.per_address_limit = UInt32(
+      clamping: max(limits.maximumConnectionsPerAddress, 1) + limits.reserveConnectionsPerAddress)
     settings.connection_memory_limit = Int(clamping: max(limits.connectionMemoryBytes, 0))
     settings.connection_timeout_seconds = UInt32(clamping: limits.idleTimeoutSeconds)
     settings.context = Unmanaged.passUnretained(self).toOpaque()
@@ -119,7 +149,11 @@ public final class HTTPServer {
     }
     settings.completed = { context, connection, requestContext, termination in
       guard let context, let requestContext else { return }
-      HTTPServer.from(context).completed(requestContext, termination: termination)
+      HTTPServer.from(context).completed(connection, requestContext, termination: termination)
+    }
+    settings.connection = { context, connection, closed in
+      guard let context, let connection else { return }
+      HTTPServer.from(context).connection(connection, closed: closed != 0)
     }
     settings.stream_read = { context, stream, buffer, maximum in
       guard let context, let buffer else { return CMHD_END_WITH_ERROR }
@@ -154,7 +188,34 @@ public final class HTTPServer {
     guard let server else { return }
     // A stream woken from inside this run (a request's handler sends to it) sets it again.
     mustRunAgain = false
+    closeLateRequests(at: MonotonicClock.now())
     if cmhd_run(server) != 0 { log?("the web server's run failed") }
+  }
+
+  /// Shuts down every connection whose request is not complete ``Limits/requestTimeout`` after
+  /// it began to be waited for; the library then sees the connection end and closes it (there
+  /// is no answer to give: the request is not there to answer).
+  private func closeLateRequests(at now: Int64) {
+    var closed = 0
+    for (pointer, connection) in connections {
+      guard let since = connection.awaitingSince, now - since >= limits.requestTimeout else {
+        continue
+      }
+      connection.awaitingSince = nil
+      let socket = cmhd_connection_socket(pointer)
+      if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+      closed += 1
+    }
+    if closed > 0 {
+      mustRunAgain = true
+      log?("closed \(closed) connection(s) whose request was not complete in time")
+    }
+  }
+
+  /// When the earliest waited-for request passes ``Limits/requestTimeout``, or nil.
+  private var nextLateRequest: Int64? {
+    let earliest = connections.values.compactMap(\.awaitingSince).min()
+    return earliest.map { $0 &+ limits.requestTimeout }
   }
 
   /// When ``run()`` must be called even if ``pollDescriptor`` stays quiet (an idle connection's
@@ -163,11 +224,12 @@ public final class HTTPServer {
   public func nextWakeUp(after now: Int64) -> Int64? {
     guard let server else { return nil }
     if mustRunAgain { return now }
+    let late = nextLateRequest
     var milliseconds: UInt64 = 0
-    guard cmhd_timeout(server, &milliseconds) != 0 else { return nil }
-    guard milliseconds < UInt64(Int64.max / 1_000_000) else { return Int64.max }
+    guard cmhd_timeout(server, &milliseconds) != 0 else { return late }
+    guard milliseconds < UInt64(Int64.max / 1_000_000) else { return late ?? Int64.max }
     let (deadline, overflow) = now.addingReportingOverflow(Int64(milliseconds) * 1_000_000)
-    return overflow ? Int64.max : deadline
+    return min(overflow ? Int64.max : deadline, late ?? Int64.max)
   }
 
   /// The event streams open now.
@@ -234,6 +296,19 @@ public final class HTTPServer {
       let pending = PendingRequest(
         request: request(connection, path: path, method: method))
       requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
+      if connections[connection]?.overLimit == true,
+        !(handler?.mayUseReserve(pending.request) ?? false)
+      {
+        // RFC 9110 §15.6.4: 503 with Retry-After (§10.2.3); `Connection: close` (RFC 9112
+        // §9.6) gives the slot back as soon as the answer is out.
+        pending.answered = true
+        var busy = refusal(
+          503, code: "server_busy",
+          message: "the clock serves as many connections as it can",
+          hint: "this page tries again by itself")
+        busy.headers += [Field("Retry-After", "5"), Field("Connection", "close")]
+        return queue(busy, on: connection)
+      }
       if let length = pending.request.header("content-length").flatMap({ UInt64($0) }),
         length > UInt64(max(limits.maximumBodyBytes, 0))
       {
@@ -246,15 +321,16 @@ public final class HTTPServer {
     let pending = Unmanaged<PendingRequest>.fromOpaque(context).takeUnretainedValue()
     let size = uploadSize.pointee
     if size > 0 {
-      if pending.answered {
-        // Answered already: the rest of the body is dropped unread.
+      if pending.answered || pending.tooLarge {
+        // Answered already, or too large: the rest of the body is dropped.
         uploadSize.pointee = 0
         return true
       }
       guard let upload, size <= limits.maximumBodyBytes - pending.request.body.count else {
-        pending.answered = true
+        pending.tooLarge = true
+        pending.request.body = []
         uploadSize.pointee = 0
-        return queue(tooLarge(), on: connection)
+        return true
       }
       upload.withMemoryRebound(to: UInt8.self, capacity: size) {
         pending.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
@@ -264,6 +340,7 @@ public final class HTTPServer {
     }
     guard !pending.answered else { return true }
     pending.answered = true
+    if pending.tooLarge { return queue(tooLarge(), on: connection) }
     guard let handler else {
       return queue(
         refusal(503, code: "unavailable", message: "the web server is shutting down", hint: nil),
@@ -273,15 +350,23 @@ public final class HTTPServer {
     case .response(let response):
       return queue(response, on: connection)
     case .eventStream(let headers):
-      guard streams.count < limits.maximumStreams else {
-        return queue(
-          refusal(
-            503, code: "too_many_streams",
-            message: "too many event streams are open (\(limits.maximumStreams))",
-            hint: "close a display page; this one tries again by itself"),
-          on: connection)
+      let address = connections[connection]?.address ?? []
+      let fromAddress = streams.values.count(where: { $0.address == address })
+      guard streams.count < limits.maximumStreams,
+        fromAddress < limits.maximumStreamsPerAddress
+      else {
+        let message =
+          streams.count >= limits.maximumStreams
+          ? "too many event streams are open (\(limits.maximumStreams))"
+          : "this address has \(limits.maximumStreamsPerAddress) event streams open already"
+        var refused = refusal(
+          503, code: "too_many_streams", message: message,
+          hint: "close a display page; this one tries again by itself")
+        refused.headers += [Field("Retry-After", "5"), Field("Connection", "close")]
+        return queue(refused, on: connection)
       }
-      return openStream(headers: headers, pending: pending, on: connection, handler: handler)
+      return openStream(
+        headers: headers, pending: pending, on: connection, handler: handler, address: address)
     }
   }
 
@@ -334,11 +419,15 @@ public final class HTTPServer {
     }
   }
 
+  /// RFC 9110 §15.5.14; the connection is closed after it (what else of the body comes is not
+  /// read).
   private func tooLarge() -> Response {
-    refusal(
+    var response = refusal(
       413, code: "too_large",
       message: "the request body is larger than \(limits.maximumBodyBytes) bytes",
       hint: "send at most \(limits.maximumBodyBytes) bytes")
+    response.headers.append(Field("Connection", "close"))
+    return response
   }
 
   /// A refusal of the server's own, as a JSON error body like every error of the web interface:
@@ -366,6 +455,7 @@ public final class HTTPServer {
     }
     guard let made else { return false }
     defer { cmhd_destroy_response(made) }
+    connections[connection]?.awaitingSince = nil
     addHeaders(response.headers, to: made)
     guard let status = UInt32(exactly: response.status), (100...999).contains(status) else {
       log?("a response with status \(response.status) was turned into 500")
@@ -387,7 +477,7 @@ public final class HTTPServer {
 
   private func openStream(
     headers: [Field], pending: PendingRequest, on connection: OpaquePointer,
-    handler: any HTTPRequestHandler
+    handler: any HTTPRequestHandler, address: [UInt8]
   ) -> Bool {
     guard let server else { return false }
     let id = StreamID(rawValue: nextStream)
@@ -397,8 +487,11 @@ public final class HTTPServer {
     defer { cmhd_destroy_response(response) }
     addHeaders(headers, to: response)
     guard cmhd_queue_response(connection, 200, response) == 0 else { return false }
+    connections[connection]?.awaitingSince = nil
     nextStream += 1
-    streams[id] = EventStream(connection: connection)
+    let stream = EventStream(connection: connection)
+    stream.address = address
+    streams[id] = stream
     pending.stream = id
     handler.eventStreamOpened(id, for: pending.request)
     return true
@@ -452,11 +545,39 @@ public final class HTTPServer {
     cmhd_resume(stream.connection)
   }
 
+  /// The library accepted a connection, or closed one: the per-address count, and whether it
+  /// is past a limit.
+  private func connection(_ pointer: OpaquePointer, closed: Bool) {
+    if closed {
+      guard let connection = connections.removeValue(forKey: pointer) else { return }
+      let left = (connectionsPerAddress[connection.address] ?? 1) - 1
+      connectionsPerAddress[connection.address] = left > 0 ? left : nil
+      return
+    }
+    var family: Int32 = 0
+    var bytes = [UInt8](repeating: 0, count: 16)
+    var scope: UInt32 = 0
+    var port: Int32 = 0
+    let address =
+      cmhd_client_address(pointer, &family, &bytes, &scope, &port) == 0
+      ? Array(bytes.prefix(family == AF_INET ? 4 : 16)) : []
+    let fromAddress = connectionsPerAddress[address] ?? 0
+    let overLimit =
+      connections.count >= limits.maximumConnections
+      || fromAddress >= limits.maximumConnectionsPerAddress
+    connections[pointer] = Connection(
+      address: address, awaitingSince: MonotonicClock.now(), overLimit: overLimit)
+    connectionsPerAddress[address] = fromAddress + 1
+  }
+
   /// A request is over: its context is released, and a stream's handler told.
   private func completed(
+    _ connection: OpaquePointer?,
     _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>, termination: Int32
   ) {
     mustRunAgain = true
+    // The next request on a kept-alive connection is waited for from now.
+    if let connection { connections[connection]?.awaitingSince = MonotonicClock.now() }
     guard let context = requestContext.pointee else { return }
     requestContext.pointee = nil
     let pending = Unmanaged<PendingRequest>.fromOpaque(context).takeRetainedValue()

@@ -8,10 +8,14 @@ extension HTTPServer {
   /// The bounds of what clients may cost. Connections, memory and the idle timeout are
   /// libmicrohttpd's own options; the body, the streams and their backlogs are kept here.
   public struct Limits: Hashable, Sendable {
-    /// Connections at once, from all clients (MHD_OPTION_CONNECTION_LIMIT); past it a new
-    /// connection is accepted and closed at once.
+    /// Connections served at once, from all clients. A connection past it is still accepted
+    /// (libmicrohttpd's MHD_OPTION_CONNECTION_LIMIT is this plus ``reserveConnections``) and its
+    /// request answered at once: 503 `server_busy` with `Retry-After`, unless the handler gives
+    /// it the reserve (``HTTPRequestHandler/mayUseReserve(_:)``, a signed-in remote).
     public var maximumConnections: Int
-    /// Connections at once from one client address (MHD_OPTION_PER_IP_CONNECTION_LIMIT).
+    /// Connections served at once from one client address; past it, the same 503. The library
+    /// takes ``reserveConnectionsPerAddress`` more (MHD_OPTION_PER_IP_CONNECTION_LIMIT) and
+    /// closes any further one at once.
     public var maximumConnectionsPerAddress: Int
     /// Memory of one connection (MHD_OPTION_CONNECTION_MEMORY_LIMIT): it holds the request line
     /// and the headers, so it bounds them; a request whose headers do not fit is refused by the
@@ -20,31 +24,50 @@ extension HTTPServer {
     /// A connection silent this long is closed (MHD_OPTION_CONNECTION_TIMEOUT). An event stream
     /// waiting for news is not: it is suspended, and suspended connections do not time out.
     public var idleTimeoutSeconds: Int
-    /// The largest request body; a larger one is answered 413 `too_large` without being read.
+    /// A request's header and body must be in this long (nanoseconds) after its connection
+    /// opened, or after the previous request on it was answered; else the connection is closed.
+    /// The library's own timeout is an idle one, which a client sending a byte a second resets
+    /// for ever.
+    public var requestTimeout: Int64
+    /// The largest request body; a larger one is answered 413 `too_large`: before it is read
+    /// when its `Content-Length` says so, after it is read and dropped when it is chunked.
     public var maximumBodyBytes: Int
     /// Event streams open at once; a handler's stream past it is answered 503
-    /// `too_many_streams`.
+    /// `too_many_streams` with `Retry-After`.
     public var maximumStreams: Int
+    /// Event streams open at once from one client address; past it, the same 503.
+    public var maximumStreamsPerAddress: Int
     /// Bytes sent to a stream and not yet taken by its connection; past it the stream is
     /// closed (a client that does not read).
     public var maximumStreamBacklogBytes: Int
 
-    /// The defaults are the web interface's: 64 connections, 16 per address, 16 KiB a
-    /// connection, 15 s idle, 16 KiB bodies, 32 streams with 256 KiB of backlog each.
+    /// The defaults are the web interface's: 128 connections, 8 per address, 16 KiB a
+    /// connection, 15 s idle, 10 s for a request, 16 KiB bodies, 64 streams, 3 per address,
+    /// with 256 KiB of backlog each.
     public init(
-      maximumConnections: Int = 64, maximumConnectionsPerAddress: Int = 16,
+      maximumConnections: Int = 128, maximumConnectionsPerAddress: Int = 8,
       connectionMemoryBytes: Int = 16 * 1024, idleTimeoutSeconds: Int = 15,
-      maximumBodyBytes: Int = 16 * 1024, maximumStreams: Int = 32,
+      requestTimeout: Int64 = 10_000_000_000, maximumBodyBytes: Int = 16 * 1024,
+      maximumStreams: Int = 64, maximumStreamsPerAddress: Int = 3,
       maximumStreamBacklogBytes: Int = 256 * 1024
     ) {
       self.maximumConnections = maximumConnections
       self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
       self.connectionMemoryBytes = connectionMemoryBytes
       self.idleTimeoutSeconds = idleTimeoutSeconds
+      self.requestTimeout = requestTimeout
       self.maximumBodyBytes = maximumBodyBytes
       self.maximumStreams = maximumStreams
+      self.maximumStreamsPerAddress = maximumStreamsPerAddress
       self.maximumStreamBacklogBytes = maximumStreamBacklogBytes
     }
+
+    /// Connections taken past ``maximumConnections`` to be answered 503 (or served, for the
+    /// handler's reserve) rather than left waiting in the kernel's queue: an eighth, at least 8.
+    public var reserveConnections: Int { max(8, max(maximumConnections, 0) / 8) }
+
+    /// Connections taken from one address past ``maximumConnectionsPerAddress``, for the same.
+    public var reserveConnectionsPerAddress: Int { 2 }
   }
 
   /// A header of a request or a response, or a query argument.
@@ -176,6 +199,10 @@ extension HTTPServer {
 public protocol HTTPRequestHandler: AnyObject {
   /// Answers a complete request (headers and body read).
   func answer(_ request: HTTPServer.Request) -> HTTPServer.Answer
+  /// Whether a request that came while every connection slot was taken is served anyway (its
+  /// headers are in, the body not yet): what must never be turned away, such as a signed-in
+  /// remote. Any other is answered 503 `server_busy`.
+  func mayUseReserve(_ request: HTTPServer.Request) -> Bool
   /// An event stream this handler asked for is open; bytes may be sent to it now (the first
   /// ones, such as `retry:` and a first event, are best sent from here).
   func eventStreamOpened(_ stream: HTTPServer.StreamID, for request: HTTPServer.Request)
@@ -252,4 +279,9 @@ public struct HTTPServerError: Error, Hashable, Sendable, CustomStringConvertibl
     guard let hint else { return message }
     return "\(message); hint: \(hint)"
   }
+}
+
+extension HTTPRequestHandler {
+  /// No request is given the reserve unless the handler says so.
+  public func mayUseReserve(_ request: HTTPServer.Request) -> Bool { false }
 }

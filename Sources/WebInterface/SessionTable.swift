@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The remote's sessions: random tokens in a cookie, valid for 12 hours after their last use, at
-// most 32 of them, in memory only (a restart signs everyone out).
+// most 32 of them. Only a token's SHA-256 is kept, in memory and in the saved copy that lets the
+// sessions outlive a restart of the daemon (SessionFile).
 
 /// Signed-in clients. Pure: the caller gives the random bytes and every instant (monotonic
 /// nanoseconds).
@@ -13,7 +14,21 @@ public struct SessionTable: Sendable {
   public static let tokenBytes = 16
   public static let cookieName = "wodclock_session"
 
-  private var sessions: [(token: [UInt8], lastUse: Int64)] = []
+  /// A saved copy is written again when a session's last use moved on this far since the copy
+  /// had it: a restart then costs a session at most this much of its lifetime, while a busy
+  /// remote does not write the file at every press.
+  public static let saveInterval: Int64 = 10 * 60 * 1_000_000_000
+
+  /// A session: its token's SHA-256, its last use, and the last use the saved copy has.
+  struct Session: Sendable {
+    var tokenHash: [UInt8]
+    var lastUse: Int64
+    var savedLastUse: Int64?
+  }
+
+  var sessions: [Session] = []
+  /// A session was opened or closed since the table was last saved.
+  private var changedSinceSave = false
 
   public init() {}
 
@@ -31,7 +46,8 @@ public struct SessionTable: Sendable {
     {
       sessions.remove(at: oldest)
     }
-    sessions.append((token, now))
+    sessions.append(Session(tokenHash: SHA256.hash(token), lastUse: now, savedLastUse: nil))
+    changedSinceSave = true
     return String(decoding: token, as: UTF8.self)
   }
 
@@ -44,9 +60,10 @@ public struct SessionTable: Sendable {
     removeExpired(at: now)
     for candidate in Self.tokens(inCookieHeader: cookieHeader) {
       // Every open session is compared in full, so the time taken says nothing about how much
-      // of a guess was right.
+      // of a guess was right (and what is compared is a hash, which says nothing either).
+      let hash = SHA256.hash(candidate)
       var found: Int?
-      for (index, session) in sessions.enumerated() where Self.equal(session.token, candidate) {
+      for (index, session) in sessions.enumerated() where Self.equal(session.tokenHash, hash) {
         found = index
       }
       if let found {
@@ -59,8 +76,33 @@ public struct SessionTable: Sendable {
 
   /// Closes the session of `token` (sign out); an unknown token is ignored.
   public mutating func close(_ token: String) {
-    let bytes = Array(token.utf8)
-    sessions.removeAll { Self.equal($0.token, bytes) }
+    let hash = SHA256.hash(Array(token.utf8))
+    let before = sessions.count
+    sessions.removeAll { Self.equal($0.tokenHash, hash) }
+    if sessions.count != before { changedSinceSave = true }
+  }
+
+  /// Closes every session (a new PIN).
+  public mutating func closeAll() {
+    if !sessions.isEmpty { changedSinceSave = true }
+    sessions.removeAll()
+  }
+
+  /// Whether the saved copy should be written again at `now`: a session was opened or closed,
+  /// or one was used ``saveInterval`` after the use the copy has (expiry alone does not count:
+  /// the copy's own instants expire it when read back).
+  public func needsSaving(at now: Int64) -> Bool {
+    changedSinceSave
+      || sessions.contains { session in
+        guard let saved = session.savedLastUse else { return true }
+        return session.lastUse - saved >= Self.saveInterval
+      }
+  }
+
+  /// The saved copy has what the table holds now.
+  public mutating func markSaved() {
+    changedSinceSave = false
+    for index in sessions.indices { sessions[index].savedLastUse = sessions[index].lastUse }
   }
 
   /// `Set-Cookie` for a new session: only for this site's own requests (`SameSite=Strict`), not
@@ -120,7 +162,7 @@ public struct SessionTable: Sendable {
   }
 
   /// Equal tokens, in time that does not depend on where they differ.
-  private static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+  static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     guard lhs.count == rhs.count else { return false }
     var difference: UInt8 = 0
     for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }

@@ -27,10 +27,10 @@ public enum WebAPI {
   /// `{"ok":true}`: a login or a logout that went through.
   public static let done: JSONValue = .object(JSONObject([("ok", .bool(true))]))
 
-  /// The PIN of a login's body, `{"pin":"4821"}`; 400 `bad_request` for anything else.
+  /// The PIN of a login's body, `{"pin":"482193"}`; 400 `bad_request` for anything else.
   public static func pin(fromLoginBody body: [UInt8]) -> Result<String, WebError> {
     let bad = WebError.badRequest(
-      "a login is a JSON object with the PIN as a string", hint: "send {\"pin\": \"4821\"}")
+      "a login is a JSON object with the PIN as a string", hint: "send {\"pin\": \"482193\"}")
     guard let value = try? JSONValue.parse(body), let pin = value["pin"]?.stringValue else {
       return .failure(bad)
     }

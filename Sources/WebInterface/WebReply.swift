@@ -190,7 +190,7 @@ public struct WebError: Error, Sendable, Hashable {
   /// network.
   public static let remoteOff = WebError(
     status: 404, code: "remote_off", message: "the remote is off on this clock",
-    hint: "give the web section a PIN in wodclock.yaml, as in 'web: {pin: \"4821\"}', and "
+    hint: "give the web section a PIN in wodclock.yaml, as in 'web: {pin: \"482193\"}', and "
       + "reload")
 
   /// 413 `too_large`: a request body over the limit.
@@ -206,6 +206,16 @@ public struct WebError: Error, Sendable, Hashable {
       status: 503, code: "too_many_streams",
       message: "\(limit) displays are connected already, the most the clock serves",
       hint: "close a display page that is not needed")
+  }
+
+  /// 421 `wrong_host` (RFC 9110 §15.5.20, Misdirected Request): the `Host` is not one of the
+  /// clock's names, as a page of another site that rebinds its DNS name to the clock sends.
+  public static func wrongHost(_ host: String) -> WebError {
+    WebError(
+      status: 421, code: "wrong_host",
+      message: "this clock does not answer to the name '\(shown(host))'",
+      hint: "open the clock by its address (http://192.168.1.20:8080/), its host name, or a name "
+        + "listed in 'hosts:' of the configuration's 'web' section")
   }
 
   /// 400 `use_events`: `subscribe` is the socket's; the web has the event stream.

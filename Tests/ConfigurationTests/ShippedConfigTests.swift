@@ -62,7 +62,7 @@ struct ShippedConfigTests {
     }
     let config = try #require(
       configuration(lines.joined(separator: "\n"), file: "wodclock.yaml"))
-    #expect(config.web == WebSettings(listen: .standard, pin: "4821"))
+    #expect(config.web == WebSettings(listen: .standard, pin: "482193", hosts: ["clock.gym.lan"]))
     #expect(try Self.shipped()?.web == nil)
   }
 

@@ -3,6 +3,7 @@
 import ConfigFormat
 import Configuration
 import Testing
+import WorkoutCore
 
 /// The `web:` section: where the web interface listens and the remote's PIN, what is refused
 /// (each with its place and hint), and `--print-config`.
@@ -20,16 +21,53 @@ struct WebSectionTests {
 
   @Test("the section as the issue writes it, and in block form")
   func good() throws {
-    let flow = try #require(Self.web("web: {listen: \"0.0.0.0:8080\", pin: \"4821\"}\n"))
+    let flow = try #require(Self.web("web: {listen: \"0.0.0.0:8080\", pin: \"482193\"}\n"))
     #expect(flow.listen.host == .ipv4([0, 0, 0, 0]))
     #expect(flow.listen.port == 8080)
     #expect(flow.listen.description == "0.0.0.0:8080")
-    #expect(flow.pin == "4821")
-    let block = try #require(Self.web("web:\n  listen: \"[::]:8080\"\n  pin: \"0042\"\n"))
+    #expect(flow.pin == "482193")
+    #expect(flow == WebSettings(listen: .standard, pin: "482193"), "the bounds' defaults")
+    let block = try #require(Self.web("web:\n  listen: \"[::]:8080\"\n  pin: \"004211\"\n"))
     #expect(block.listen.host == .ipv6(Array(repeating: 0, count: 16)))
     #expect(block.listen.isIPv6 && block.listen.description == "[::]:8080")
     // The leading zeros stay: the PIN is text.
-    #expect(block.pin == "0042")
+    #expect(block.pin == "004211")
+  }
+
+  @Test("the names and the bounds of what clients may hold")
+  func bounds() throws {
+    let web = try #require(
+      Self.web(
+        "web:\n  hosts: [clock.gym.lan, Wall-Clock]\n  connections: 32\n"
+          + "  connections_per_address: 4\n  streams: 16\n  streams_per_address: 2\n"
+          + "  request_timeout: 2s\n"))
+    #expect(web.hosts == ["clock.gym.lan", "Wall-Clock"])
+    #expect(web.connections == 32 && web.connectionsPerAddress == 4)
+    #expect(web.streams == 16 && web.streamsPerAddress == 2)
+    #expect(web.requestTimeout == .seconds(2))
+    #expect(
+      Self.rendered("web:\n  hosts: [\"evil example\"]\n").contains(
+        "wodclock.yaml:5:11: error: 'evil example' is not a host name"))
+    #expect(
+      Self.rendered("web:\n  connections: 16\n  streams: 16\n").contains(
+        "wodclock.yaml:6:12: error: 'streams' (16) must be fewer than 'connections' (16)"))
+    #expect(
+      Self.rendered("web:\n  streams_per_address: 9\n").contains(
+        "error: 'streams_per_address' (9) is more than 'connections_per_address' (8)"))
+    #expect(
+      Self.rendered("web:\n  request_timeout: 0s\n").contains("'request_timeout' must be between"))
+  }
+
+  @Test("a PIN shorter than 6 digits is taken, with a warning at the PIN")
+  func shortPIN() {
+    #expect(
+      Self.rendered("web:\n  pin: \"4821\"\n") == """
+        wodclock.yaml:5:8: warning: a PIN of 4 digits can be guessed from the gym's network in days
+          pin: "4821"
+               ^~~~~~
+        hint: use at least 6 digits, such as pin: "482193": a million PINs hold out for months
+
+        """)
   }
 
   @Test(
@@ -81,7 +119,7 @@ struct WebSectionTests {
     // Quoting a PIN of the wrong length would only lead to the next error: the hint says both.
     #expect(
       Self.rendered("web:\n  pin: 42\n").contains(
-        "hint: write 4 to 12 digits in quotes, such as pin: \"4821\"; unquoted, YAML reads"))
+        "hint: write 6 to 12 digits in quotes, such as pin: \"482193\"; unquoted, YAML reads"))
   }
 
   @Test(
@@ -93,10 +131,10 @@ struct WebSectionTests {
       ("\"12 34\"", "the PIN must be digits only (0-9)"),
       ("\"\u{FF11}\u{FF12}\u{FF13}\u{FF14}\"", "the PIN must be digits only (0-9)"),
       ("''", "the PIN must be digits only (0-9)"),
-      ("secret", "expected a PIN of 4 to 12 digits in double quotes, such as \"4821\" for 'pin'"),
+      ("secret", "expected a PIN of 4 to 12 digits in double quotes, such as \"482193\" for 'pin'"),
       (
         "[1, 2]",
-        "expected a PIN of 4 to 12 digits in double quotes, such as \"4821\", found a list"
+        "expected a PIN of 4 to 12 digits in double quotes, such as \"482193\", found a list"
       ),
     ])
   func badPIN(written: String, message: String) {
@@ -199,9 +237,13 @@ struct WebSectionTests {
   @Test("--print-config writes the section back, or says it is not set; both load the same")
   func printing() throws {
     let on = try #require(
-      configuration(Self.presets + "web: {listen: \"[::]:0\", pin: \"0042\"}\n"))
+      configuration(
+        Self.presets + "web: {listen: \"[::]:0\", pin: \"004211\", hosts: [clock.lan]}\n"))
     let printed = ConfigurationPrinter.render(on, plugins: TestPlugins.all)
-    #expect(printed.contains("\nweb:\n  listen: \"[::]:0\"\n  pin: \"0042\"\n"), "\(printed)")
+    #expect(
+      printed.contains("\nweb:\n  listen: \"[::]:0\"\n  pin: \"004211\"\n  hosts: [clock.lan]"),
+      "\(printed)")
+    #expect(printed.contains("  streams_per_address: 3\n  request_timeout: 10s\n"), "\(printed)")
     PrinterTests.checkRoundTrip(on)
 
     let displayOnly = try #require(configuration(Self.presets + "web:\n  listen: localhost:8080\n"))

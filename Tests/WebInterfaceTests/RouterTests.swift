@@ -164,7 +164,7 @@ struct RouterTests {
 
     let off = WebReply.error(.remoteOff, path: "/remote")
     #expect(off.status == 404)
-    #expect(String(decoding: off.body, as: UTF8.self).contains("web: {pin: &quot;4821&quot;}"))
+    #expect(String(decoding: off.body, as: UTF8.self).contains("web: {pin: &quot;482193&quot;}"))
     let hinted = try JSONValue.parse(WebReply.error(.remoteOff, path: "/api/login").body)
     #expect(hinted["error"]?["code"] == "remote_off")
     #expect(hinted["error"]?["hint"]?.stringValue?.contains("pin") == true)

@@ -8,4 +8,5 @@ bin="$root/.build/debug"
 [ -x "$bin/wodclockd" ] && [ -x "$bin/wodclockctl" ] || { echo "build first: swift build" >&2; exit 1; }
 # Debian's Python: python3-websocket and the rest come from Debian packages.
 /usr/bin/python3 "$root/Tests/web/test_api.py"
+/usr/bin/python3 "$root/Tests/web/test_lan.py"
 /usr/bin/python3 "$root/Tests/web/test_browser.py"

@@ -7,6 +7,8 @@ Run by Tests/scripts/test-web.sh.
 
 import datetime
 import os
+import signal
+import socket
 import sys
 import time
 import unittest
@@ -195,6 +197,35 @@ class Remote(unittest.TestCase):
             wait_until(lambda: daemon.status()["workout"] == "amrap 14"
                        and daemon.status()["state"] in ("running", "countin"),
                        what="amrap 14 to run")
+
+    def test_a_press_after_the_session_is_lost_asks_for_the_pin_then_is_sent(self):
+        holder = socket.socket()
+        holder.bind(("127.0.0.1", 0))
+        port = holder.getsockname()[1]
+        holder.close()
+        # A fixed port: the page stays open across the restart, as on the coach's phone.
+        with Daemon(listen=f"127.0.0.1:{port}") as daemon, \
+                Browser(width=390, height=844, mobile=True) as browser:
+            browser.navigate(daemon.url("/remote"))
+            hooks = "window.wodclockRemote"
+            wait_until(lambda: browser.evaluate(f"{hooks} && {hooks}.needsPin()"),
+                       what="the PIN pad")
+            browser.evaluate(f"{hooks}.enterPin('{PIN}')")
+            wait_until(lambda: browser.evaluate(f"{hooks}.signedIn()"), what="signing in")
+            # A restart that lost the sessions (the saved ones removed while it was down).
+            daemon.process.send_signal(signal.SIGTERM)
+            daemon.process.wait(timeout=10)
+            os.remove(os.path.join(daemon.state_directory, "web-sessions"))
+            daemon.start()
+            self.assertEqual(daemon.status()["state"], "idle")
+            browser.evaluate(f"{hooks}.press('start')")
+            wait_until(lambda: browser.evaluate(f"{hooks}.needsPin()"),
+                       what="the PIN pad after the press")
+            self.assertEqual(daemon.status()["state"], "idle", "not sent without a session")
+            browser.evaluate(f"{hooks}.enterPin('{PIN}')")
+            wait_until(lambda: daemon.status()["state"] in ("running", "countin"),
+                       what="the press sent again once the PIN is in")
+            wait_until(lambda: browser.evaluate(f"{hooks}.signedIn()"), what="the remote back")
 
 
 if __name__ == "__main__":

@@ -26,18 +26,21 @@ BUILD = os.environ.get("WODCLOCK_BUILD", os.path.join(ROOT, ".build", "debug"))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from polling import wait_until  # noqa: E402  (the web suites take it from here)
 
-PIN = "4821"
+PIN = "482193"
 
 
 class Daemon:
     """One wodclockd in a temporary directory with the web interface on a free loopback port."""
 
-    def __init__(self, config=None, pin=PIN, listen="127.0.0.1:0", extra_args=(), tz="UTC"):
+    def __init__(self, config=None, pin=PIN, listen="127.0.0.1:0", extra_args=(), tz="UTC",
+                 web_extra=""):
         self.directory = tempfile.mkdtemp(prefix="wodclock-web-")
         self.config_path = os.path.join(self.directory, "wodclock.yaml")
         self.socket_path = os.path.join(self.directory, "wodclockd.sock")
         self.log_path = os.path.join(self.directory, "daemon.log")
-        web = f'web:\n  listen: "{listen}"\n' + (f'  pin: "{pin}"\n' if pin else "")
+        self.state_directory = os.path.join(self.directory, "state")
+        web = (f'web:\n  listen: "{listen}"\n' + (f'  pin: "{pin}"\n' if pin else "")
+               + web_extra)
         with open(self.config_path, "w") as f:
             f.write((config or DEFAULT_CONFIG) + web)
         self.extra_args = list(extra_args)
@@ -46,10 +49,11 @@ class Daemon:
         self.address = None
 
     def start(self):
+        self.log_offset = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [os.path.join(BUILD, "wodclockd"), "--config", self.config_path,
-             "--socket", self.socket_path, "--state-dir", os.path.join(self.directory, "state")]
+             "--socket", self.socket_path, "--state-dir", self.state_directory]
             + self.extra_args,
             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
             env={"PATH": "/usr/bin:/bin", "TZ": self.tz})
@@ -62,8 +66,14 @@ class Daemon:
     def _announced_address(self):
         if self.process.poll() is not None:
             raise AssertionError(f"wodclockd exited with {self.process.returncode}:\n{self.log()}")
-        match = re.search(r"web interface ready .*address=(\S+)", self.log())
+        match = re.search(r"web interface ready .*address=(\S+)", self.log()[self.log_offset:])
         return match.group(1) if match else None
+
+    def restart(self):
+        """Stops the daemon (SIGTERM) and starts it again on the same files and state."""
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=10)
+        return self.start()
 
     def log(self):
         with open(self.log_path, errors="replace") as f:
@@ -143,9 +153,12 @@ class Response:
         return json.loads(self.body)
 
 
-def request(daemon, method, path, body=None, headers=None, cookie=None, timeout=10):
-    """One HTTP/1.1 request on a fresh connection; returns a Response."""
-    connection = http.client.HTTPConnection(daemon.host, daemon.port, timeout=timeout)
+def request(daemon, method, path, body=None, headers=None, cookie=None, timeout=10, source=None):
+    """One HTTP/1.1 request on a fresh connection, from the loopback address `source` if given
+    (127.0.0.x stand for the devices of a gym's network); returns a Response."""
+    connection = http.client.HTTPConnection(
+        daemon.host, daemon.port, timeout=timeout,
+        source_address=(source, 0) if source else None)
     all_headers = dict(headers or {})
     if cookie:
         all_headers["Cookie"] = cookie
@@ -159,27 +172,28 @@ def request(daemon, method, path, body=None, headers=None, cookie=None, timeout=
     return result
 
 
-def sign_in(daemon, pin=PIN):
+def sign_in(daemon, pin=PIN, source=None):
     """Signs in with the PIN; returns the Cookie header value for later requests."""
-    response = request(daemon, "POST", "/api/login", {"pin": pin})
+    response = request(daemon, "POST", "/api/login", {"pin": pin}, source=source)
     assert response.status == 200, (response.status, response.body)
     cookie = response.headers["set-cookie"].split(";", 1)[0]
     return cookie
 
 
-def command(daemon, cookie, body):
-    return request(daemon, "POST", "/api/command", body, cookie=cookie)
+def command(daemon, cookie, body, source=None):
+    return request(daemon, "POST", "/api/command", body, cookie=cookie, source=source)
 
 
-def raw_connection(daemon):
-    return socket.create_connection((daemon.host, daemon.port), timeout=10)
+def raw_connection(daemon, source=None):
+    return socket.create_connection((daemon.host, daemon.port), timeout=10,
+                                    source_address=(source, 0) if source else None)
 
 
 class EventStream:
     """A Server-Sent Events client on a raw socket: parses events as the WHATWG spec says."""
 
-    def __init__(self, daemon, last_event_id=None):
-        self.sock = raw_connection(daemon)
+    def __init__(self, daemon, last_event_id=None, source=None):
+        self.sock = raw_connection(daemon, source=source)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
         self.sock.sendall(
             f"GET /api/events HTTP/1.1\r\nHost: {daemon.address}\r\n"

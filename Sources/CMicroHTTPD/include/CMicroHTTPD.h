@@ -43,6 +43,11 @@ enum {
 typedef void (*cmhd_completed_fn)(void *context, struct MHD_Connection *connection,
                                   void **request_context, int termination);
 
+/// A connection was accepted (`closed` 0) or is closed (`closed` 1): MHD's
+/// MHD_NotifyConnectionCallback (MHD_OPTION_NOTIFY_CONNECTION). Every accepted connection is
+/// reported closed exactly once, whether or not a request came on it.
+typedef void (*cmhd_connection_fn)(void *context, struct MHD_Connection *connection, int closed);
+
 /// A line of the library's error log, formatted (no trailing newline).
 typedef void (*cmhd_log_fn)(void *context, const char *message);
 
@@ -65,6 +70,7 @@ struct cmhd_settings {
   void *context;                              // given to every callback
   cmhd_request_fn request;
   cmhd_completed_fn completed;
+  cmhd_connection_fn connection;              // MHD_OPTION_NOTIFY_CONNECTION
   cmhd_stream_read_fn stream_read;
   cmhd_log_fn log;                            // NULL: the library logs nothing
 };

@@ -116,6 +116,9 @@
       if (result.status === 200 && result.body && result.body.ok) {
         pinMessage("");
         startApp();
+        var waiting = afterSignIn;
+        afterSignIn = [];
+        waiting.forEach(function (resume) { resume(); });
       } else if (result.status === 429) {
         var header = result.headers && result.headers.get("Retry-After");
         var seconds = Math.min(600, Math.max(1, parseInt(header, 10) || 2));
@@ -232,11 +235,36 @@
     if (text) noticeTimer = setTimeout(function () { notice(""); }, 6000);
   }
 
+  /// Presses answered "sign in again" (401 `sign_in`: the session expired, or the clock lost
+  /// it), each waiting for the PIN to be entered to be sent again.
+  var afterSignIn = [];
+  /// A press older than this when the PIN is in is not sent: the moment it was for is gone.
+  var RESEND_WITHIN_MS = 120000;
+
+  function isSignIn(result) {
+    return result.status === 401 && result.body && result.body.error
+      && result.body.error.code === "sign_in";
+  }
+
   /// Sends a command from a button: the button shows that it is on its way, then that it
-  /// landed (the live face shows what it did) or why the clock refused.
+  /// landed (the live face shows what it did) or why the clock refused. A press answered
+  /// "sign in again" is never dropped: the PIN pad comes up (request() shows it) and the
+  /// press goes out again once the PIN is in.
   function press(button, payload) {
     button.classList.add("pending");
+    var pressedAt = performance.now();
     return command(payload).then(function (result) {
+      if (isSignIn(result)) {
+        W.setText($("signin-lead"), "Signed out: enter the PIN, and the press is sent");
+        return new Promise(function (resume) { afterSignIn.push(resume); }).then(function () {
+          button.classList.remove("pending");
+          if (performance.now() - pressedAt > RESEND_WITHIN_MS) {
+            notice("The press before signing in was not sent: press again", "error");
+            return result;
+          }
+          return press(button, payload);
+        });
+      }
       button.classList.remove("pending");
       if (result.status === 200 && result.body && result.body.ok) {
         button.classList.remove("landed");

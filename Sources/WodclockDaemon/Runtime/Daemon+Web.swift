@@ -33,7 +33,9 @@ extension Daemon: WebDaemonAccess {
   /// daemon from starting (69): the owner asked for a web interface, and it is not there.
   func startWeb(_ settings: WebSettings) throws(DaemonFailure) {
     do {
-      let front = try WebFront(settings: settings, daemon: self, logger: logger, clock: clock)
+      let front = try WebFront(
+        settings: settings, daemon: self, logger: logger, clock: clock,
+        stateDirectory: host.stateDirectory)
       if let descriptor = front.pollDescriptor {
         try sources.watch(descriptor, for: .readable, as: .web)
       }
@@ -60,12 +62,13 @@ extension Daemon: WebDaemonAccess {
     if ready || web.isDue(at: now) { web.run() }
   }
 
-  /// A reload's `web:` section: the same address keeps the server (a new PIN signs everyone
-  /// out); another address, or none, restarts or stops it. A new address that cannot be
-  /// listened on is logged and the web interface stays off until the next reload.
+  /// A reload's `web:` section: the same address and bounds keep the server (a new PIN signs
+  /// everyone out); another address or bounds, or none, restarts or stops it (the sessions
+  /// live on in the state directory). A new address that cannot be listened on is logged and
+  /// the web interface stays off until the next reload.
   func applyWeb(from previous: WebSettings?, to next: WebSettings?) {
     guard previous != next else { return }
-    if let next, let web, previous?.listen == next.listen {
+    if let next, let web, let previous, WebFront.sameServer(previous, next) {
       web.adopt(next)
       return
     }

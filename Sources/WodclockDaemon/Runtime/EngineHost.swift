@@ -21,6 +21,8 @@ final class EngineHost {
   private(set) var preset: Preset
   private(set) var startedWallSeconds: Int64?
   private let store: StateStore?
+  /// The state directory, when it can be used (the web sessions are kept there too).
+  var stateDirectory: String? { store?.directory }
   private let logger: Logger
   private let timeBase: TimeBase
   private let clock: DaemonClock

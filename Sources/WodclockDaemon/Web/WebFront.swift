@@ -36,6 +36,14 @@ final class WebFront: HTTPRequestHandler {
   private var assets: WebAssetTable
   private var sessions = SessionTable()
   private var pinGate: PINGate?
+  /// The names a request's `Host` may give.
+  private var hostRule: WebHostRule
+  /// Where the sessions are kept across restarts (`web-sessions` in the state directory), nil
+  /// when there is no state directory.
+  private let sessionsPath: String?
+  /// The salt of the PIN's hash in the saved sessions; nil when the system gave no random
+  /// bytes (the sessions are then not saved).
+  private let sessionSalt: [UInt8]?
   /// The open event streams, in the order they opened.
   private var streams: [HTTPServer.StreamID] = []
   private var nextEventID: UInt64 = 1
@@ -48,7 +56,8 @@ final class WebFront: HTTPRequestHandler {
   /// library is missing …): the daemon then does not start, since a configured web interface
   /// that is not there is a fault someone must fix.
   init(
-    settings: WebSettings, daemon: any WebDaemonAccess, logger: Logger, clock: DaemonClock
+    settings: WebSettings, daemon: any WebDaemonAccess, logger: Logger, clock: DaemonClock,
+    stateDirectory: String?
   ) throws(HTTPServerError) {
     self.settings = settings
     self.daemon = daemon
@@ -56,18 +65,45 @@ final class WebFront: HTTPRequestHandler {
     self.clock = clock
     assets = WebAssetTable()
     pinGate = settings.pin.map(PINGate.init(pin:))
+    hostRule = Self.hostRule(settings)
+    sessionsPath = stateDirectory.map { $0 + "/web-sessions" }
+    sessionSalt = try? SecureRandom.bytes(SessionFile.saltBytes)
     server = try HTTPServer(
-      listeningOn: Self.socketAddress(settings.listen),
+      listeningOn: Self.socketAddress(settings.listen), limits: Self.limits(settings),
       commonHeaders: WebSecurity.headers.map { HTTPServer.Field($0.name, $0.value) },
       handler: self,
       // What the library reports is about one client (a malformed request, a peer gone): at
       // debug, so that a hostile client cannot fill the journal; the server's own failures
       // reach the daemon as thrown errors.
       log: { [logger] line in logger.debug("web server", [("library", line)]) })
+    restoreSessions()
     let bound = server?.boundAddress.description ?? settings.listen.description
     logger.info(
       "web interface ready",
       [("address", bound), ("remote", settings.pin == nil ? "off (no pin)" : "on")])
+  }
+
+  /// What clients may hold, from the `web:` section.
+  static func limits(_ settings: WebSettings) -> HTTPServer.Limits {
+    HTTPServer.Limits(
+      maximumConnections: settings.connections,
+      maximumConnectionsPerAddress: settings.connectionsPerAddress,
+      requestTimeout: settings.requestTimeout.nanoseconds, maximumStreams: settings.streams,
+      maximumStreamsPerAddress: settings.streamsPerAddress)
+  }
+
+  /// Whether two settings can be served by the same server: the same address and bounds.
+  static func sameServer(_ lhs: WebSettings, _ rhs: WebSettings) -> Bool {
+    lhs.listen == rhs.listen && limits(lhs) == limits(rhs)
+  }
+
+  /// The configuration's `hosts`, the machine's host name and `<hostname>.local`.
+  static func hostRule(_ settings: WebSettings) -> WebHostRule {
+    var names = settings.hosts
+    if let name = Environment.hostName {
+      names += [name, name + ".local"]
+    }
+    return WebHostRule(names: names)
   }
 
   /// The socket address of a `listen:` setting.
@@ -86,12 +122,78 @@ final class WebFront: HTTPRequestHandler {
   /// A reload's new settings that keep the same address: a changed PIN signs everyone out.
   func adopt(_ new: WebSettings) {
     guard new != settings else { return }
-    if new.pin != settings.pin {
-      sessions = SessionTable()
+    let pinChanged = new.pin != settings.pin
+    settings = new
+    hostRule = Self.hostRule(new)
+    if pinChanged {
+      sessions.closeAll()
       pinGate = new.pin.map(PINGate.init(pin:))
       logger.info("web remote PIN changed; every session signed out")
+      saveSessionsIfNeeded(at: clock.monotonic())
     }
-    settings = new
+  }
+
+  // MARK: - Sessions across restarts
+
+  /// Reads the sessions a previous run saved. A file that cannot be read, is damaged, or was
+  /// written for another PIN signs everyone out, and is removed, so that it is never trusted
+  /// later either.
+  private func restoreSessions() {
+    guard let path = sessionsPath, let pin = settings.pin else { return }
+    guard FileSystem.fileExists(path) else { return }
+    let text: String
+    do {
+      text = try FileSystem.readTextFile(path, maximumCount: 64 * 1024, ownFile: true)
+    } catch {
+      logger.warning(
+        "web sessions not restored: the file cannot be read; every phone signs in again",
+        [("path", path), ("error", "\(error)")])
+      removeSessionsFile(path)
+      return
+    }
+    let now = clock.monotonic()
+    switch SessionFile.table(from: text, pin: pin, now: now, wallSeconds: clock.wall().seconds) {
+    case .success(let table):
+      sessions = table
+      logger.info("web sessions restored", [("sessions", String(table.count))])
+    case .failure(let problem):
+      logger.warning(
+        "web sessions not restored; every phone signs in again",
+        [("path", path), ("reason", problem.description)])
+      removeSessionsFile(path)
+    }
+  }
+
+  /// Writes the sessions when they changed (atomically: a temporary file renamed over the old
+  /// one, mode 0600: the hashes are for the daemon alone). A write that fails removes the old
+  /// file: sessions signed out since must not come back at the next start.
+  private func saveSessionsIfNeeded(at now: Int64) {
+    guard let path = sessionsPath, sessions.needsSaving(at: now) else { return }
+    // Marked saved whatever happens: a failing disk is reported once a change, not per request.
+    sessions.markSaved()
+    guard let pin = settings.pin, let salt = sessionSalt else {
+      removeSessionsFile(path)
+      return
+    }
+    let text = SessionFile.text(
+      of: sessions, pin: pin, salt: salt, now: now, wallSeconds: clock.wall().seconds)
+    do {
+      try FileSystem.writeFileAtomically(path, text: text, mode: 0o600)
+    } catch {
+      logger.error(
+        "web sessions not saved: a restart will sign every phone out",
+        [("path", path), ("error", "\(error)")])
+      removeSessionsFile(path)
+    }
+  }
+
+  private func removeSessionsFile(_ path: String) {
+    do {
+      _ = try FileSystem.removeFile(path)
+    } catch {
+      logger.error(
+        "the old web sessions file cannot be removed", [("path", path), ("error", "\(error)")])
+    }
   }
 
   // MARK: - The loop
@@ -161,6 +263,7 @@ final class WebFront: HTTPRequestHandler {
 
   /// Closes every connection and the listening socket.
   func stop() {
+    saveSessionsIfNeeded(at: clock.monotonic())
     server?.stop()
     server = nil
     streams = []
@@ -179,6 +282,13 @@ final class WebFront: HTTPRequestHandler {
 
   func answer(_ request: HTTPServer.Request) -> HTTPServer.Answer {
     let now = clock.monotonic()
+    defer { saveSessionsIfNeeded(at: now) }
+    // Before anything else, a session or a command: a page that rebinds its own name to the
+    // clock is refused here (WebHostRule).
+    let host = request.header("host")
+    guard hostRule.accepts(host) else {
+      return reply(.error(.wrongHost(host ?? ""), path: request.path))
+    }
     let route: WebRoute
     switch WebRouter.route(
       method: request.method, path: request.path,
@@ -233,6 +343,13 @@ final class WebFront: HTTPRequestHandler {
       let (status, body) = WebAPI.explain(text, defaultCountIn: daemon.defaultCountIn)
       return reply(.json(body, status: status))
     }
+  }
+
+  /// A signed-in remote is served even when every connection slot is taken: the coach's press
+  /// is what the reserve is for.
+  func mayUseReserve(_ request: HTTPServer.Request) -> Bool {
+    guard hostRule.accepts(request.header("host")) else { return false }
+    return sessions.validate(cookieHeader: request.header("cookie"), at: clock.monotonic()) != nil
   }
 
   func eventStreamOpened(_ stream: HTTPServer.StreamID, for request: HTTPServer.Request) {
@@ -309,7 +426,8 @@ final class WebFront: HTTPRequestHandler {
     case .failure(let error): return .error(error, path: request.path)
     }
     let address = request.peer.map { $0.address.description } ?? "unknown"
-    let attempt = gate.attempt(pin, from: address, at: now)
+    let client = PINClient(addressBytes: request.peer?.address.bytes ?? [])
+    let attempt = gate.attempt(pin, from: client, at: now)
     pinGate = gate
     switch attempt {
     case .granted:
@@ -327,7 +445,9 @@ final class WebFront: HTTPRequestHandler {
       logger.info("web remote signed in", [("address", address)])
       return .json(WebAPI.done, headers: [SessionTable.setCookie(token)])
     case .wrong(let count):
-      logger.warning("web remote: wrong PIN", [("address", address), ("count", String(count))])
+      logger.warning(
+        "web remote: wrong PIN",
+        [("address", address), ("client", client.description), ("count", String(count))])
       return .error(attempt.error ?? .wrongPIN, path: request.path)
     case .throttled:
       return .error(attempt.error ?? .wrongPIN, path: request.path)
