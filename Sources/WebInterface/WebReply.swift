@@ -214,8 +214,8 @@ public struct WebError: Error, Sendable, Hashable {
     WebError(
       status: 421, code: "wrong_host",
       message: "this clock does not answer to the name '\(shown(host))'",
-      hint: "open the clock by its address (http://192.168.1.20:8080/), its host name, or a name "
-        + "listed in 'hosts:' of the configuration's 'web' section")
+      hint: "open the clock by its IP address (such as http://192.168.1.20:8080/), its host "
+        + "name, HOSTNAME.local, or a name listed in 'hosts:' of the configuration's 'web' section")
   }
 
   /// 400 `use_events`: `subscribe` is the socket's; the web has the event stream.
