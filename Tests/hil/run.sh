@@ -88,27 +88,25 @@ run_usb() {
   done
 }
 
-# The sound check: one build (the sound check, the daemon and the bench, on v1's scratch path;
-# a release build whatever HIL_CONFIGURATION says, as the daemon ships: a debug build's slower
-# loop underruns under emulation), the C floor linked with libasound, and one VM run. Every
+# The sound check: the release build `make release` makes (the sound check, the daemon and the
+# bench among its products; a release build whatever HIL_CONFIGURATION says, as the daemon
+# ships: a debug build's slower loop underruns under emulation), the same one `make deb`
+# packages, so CI builds it once; the C floor linked with libasound, and one VM run. Every
 # click must be found within 50 ms of its deadline, every cue nearest its own instant; the
 # lateness figures are printed, not asserted (an emulated CPU's timing on a busy machine says
 # little about a Pi's).
 run_sound() {
-  local scratch=.build/hil-v1 start rc
+  local built=.build/release start rc
   start=$(now)
-  for product in wodclock-sound-check wodclockd wodclock-bench; do
-    "$SWIFT" build --scratch-path "$scratch" -c release --product "$product" \
-      --static-swift-stdlib -Xswiftc -warnings-as-errors
-  done
+  make -s release SWIFT="$SWIFT"
   mkdir -p .build/hil-sound
   cc -O2 -Wall -Werror -o .build/hil-sound/alsa-click-floor Tests/hil/alsa-click-floor.c -lasound
   echo "hil: built sound ($(since "$start") s)"
   start=$(now)
   rc=0
   Tests/hil/gpio-sim-vm.sh --timeout 540 -m 768 --sound --voice \
-    -b "$scratch/release/wodclock-sound-check" -b "$scratch/release/wodclockd" \
-    -b "$scratch/release/wodclock-bench" -b .build/hil-sound/alsa-click-floor -- \
+    -b "$built/wodclock-sound-check" -b "$built/wodclockd" \
+    -b "$built/wodclock-bench" -b .build/hil-sound/alsa-click-floor -- \
     "alsa-click-floor; floor=\$?; wodclock-sound-check --mixer --replug; check=\$?;
      wodclock-bench speaker; speaker=\$?; wodclock-bench speaker-voice; voice=\$?;
      echo \"hil: sound floor \$floor, sound check \$check, speaker \$speaker, voice \$voice\";
