@@ -14,6 +14,14 @@ public struct ProcessStats: Hashable, Sendable {
   public var residentBytes: Int
   /// Peak resident set size (`VmHWM`, the "high water mark"), in bytes.
   public var peakResidentBytes: Int
+  /// Time on a CPU as the scheduler counts it, in nanoseconds (`/proc/<pid>/schedstat`'s first
+  /// field): the same time as user plus system, but to the nanosecond instead of in 10 ms
+  /// ticks, so a daemon that runs for microseconds a second can be measured in seconds.
+  /// Zero when the kernel keeps no schedstats.
+  public var scheduledNanoseconds: Int64 = 0
+  /// Times the process gave up the CPU by itself (`voluntary_ctxt_switches`): for a
+  /// single-threaded loop, how often it went to sleep, and so how often it woke up.
+  public var voluntarySwitches: Int = 0
 
   /// User plus system CPU time, in nanoseconds.
   public var cpuNanoseconds: Int64 { userNanoseconds + systemNanoseconds }
@@ -51,10 +59,19 @@ public struct ProcessStats: Hashable, Sendable {
     }
     let ticksPerSecond = Int64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
     let status = try statusFields(processID: processID)
-    return ProcessStats(
+    var stats = ProcessStats(
       userNanoseconds: user * 1_000_000_000 / ticksPerSecond,
       systemNanoseconds: system * 1_000_000_000 / ticksPerSecond,
       residentBytes: status["VmRSS"] ?? 0, peakResidentBytes: status["VmHWM"] ?? 0)
+    stats.voluntarySwitches = status["voluntary_ctxt_switches"] ?? 0
+    // "time spent on the cpu (in nanoseconds)", then the time waiting to run and the number of
+    // timeslices (Documentation/scheduler/sched-stats.rst, /proc/<pid>/schedstat).
+    if let schedstat = try? FileSystem.readTextFile("/proc/\(processID)/schedstat"),
+      let first = schedstat.split(separator: " ").first, let nanoseconds = Int64(first)
+    {
+      stats.scheduledNanoseconds = nanoseconds
+    }
+    return stats
   }
 
   /// The peak resident set size of this process (`VmHWM`), in bytes.
@@ -64,15 +81,18 @@ public struct ProcessStats: Hashable, Sendable {
     try statusFields(processID: Environment.processID)["VmHWM"] ?? 0
   }
 
-  /// The `kB` lines of `/proc/<pid>/status`, converted to bytes.
+  /// The number lines of `/proc/<pid>/status`: `kB` ones converted to bytes, counts as they are.
   private static func statusFields(processID: Int32) throws(SystemError) -> [String: Int] {
     let text = try FileSystem.readTextFile("/proc/\(processID)/status")
     var fields: [String: Int] = [:]
     for line in text.split(separator: "\n") {
       guard let colon = line.firstIndex(of: ":") else { continue }
       let words = line[line.index(after: colon)...].split { $0 == " " || $0 == "\t" }
-      guard words.count == 2, words[1] == "kB", let kilobytes = Int(words[0]) else { continue }
-      fields[String(line[..<colon])] = kilobytes * 1024
+      if words.count == 2, words[1] == "kB", let kilobytes = Int(words[0]) {
+        fields[String(line[..<colon])] = kilobytes * 1024
+      } else if words.count == 1, let count = Int(words[0]) {
+        fields[String(line[..<colon])] = count
+      }
     }
     return fields
   }
