@@ -246,7 +246,7 @@ public final class HTTPServer {
   /// `.backlogOverflow`).
   /// - Returns: false when the stream is gone, ending, or was closed by this call.
   @discardableResult
-  public func send(_ bytes: some Collection<UInt8>, to id: StreamID) -> Bool {
+  public func send(_ bytes: [UInt8], to id: StreamID) -> Bool {
     guard let stream = streams[id], stream.ending == nil else { return false }
     guard stream.pending + bytes.count <= limits.maximumStreamBacklogBytes else {
       end(stream, .backlogOverflow)

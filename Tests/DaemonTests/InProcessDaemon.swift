@@ -146,25 +146,43 @@ final class InProcessDaemon {
   private(set) var daemon: Daemon!
   private let logger = Logger(minimumLevel: .debug)
 
+  /// The web interface's transports: in memory, the current one where the test makes requests.
+  let web = InMemoryHTTP.Maker()
+  private let watchdogInterval: Int64?
+  private let catalog: [PluginKind]
+
   init(config: String, kinds: [PluginKind], watchdogInterval: Int64? = nil) throws {
+    self.watchdogInterval = watchdogInterval
+    catalog = PluginCatalog.kinds + kinds
     scratch = try ScratchDirectory(prefix: "wodclock-inprocess-")
     notifications = try DatagramSocket(boundTo: scratch.file("notify.sock"))
     try FileSystem.writeFileAtomically(configPath, text: config)
-    let catalog = PluginCatalog.kinds + kinds
+    logger.sink = { [unowned self] _, line in log.append(line) }
+    daemon = try makeDaemon()
+  }
+
+  /// A daemon on this directory, its config, its state directory and the test's clock.
+  private func makeDaemon() throws -> Daemon {
     guard
       case .success(let loaded) = ConfigurationFile.load(
         path: configPath, plugins: catalog.map(\.schema))
     else { throw HarnessError("the test config does not load") }
-    logger.sink = { [unowned self] _, line in log.append(line) }
     var options = DaemonOptions()
     options.configPath = configPath
     options.socketPath = directory + "/wodclockd.sock"
     options.stateDirectory = directory + "/state"
-    daemon = try Daemon(
+    return try Daemon(
       options: options, configuration: loaded.configuration, logger: logger,
       environment: DaemonEnvironment(
         clock: time.clock, notifier: SystemdNotifier(socketPath: notifications.path),
-        watchdogInterval: watchdogInterval, catalog: catalog))
+        watchdogInterval: watchdogInterval, catalog: catalog, webTransport: web.make))
+  }
+
+  /// The daemon stops and a new one starts on the same files, as after `systemctl restart`.
+  func restart() throws {
+    daemon.shutDown()
+    daemon = try makeDaemon()
+    start()
   }
 
   deinit {

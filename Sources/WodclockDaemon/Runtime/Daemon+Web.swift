@@ -35,7 +35,7 @@ extension Daemon: WebDaemonAccess {
     do {
       let front = try WebFront(
         settings: settings, daemon: self, logger: logger, clock: clock,
-        stateDirectory: host.stateDirectory)
+        stateDirectory: host.stateDirectory, transport: environment.webTransport)
       if let descriptor = front.pollDescriptor {
         try sources.watch(descriptor, for: .readable, as: .web)
       }

@@ -90,27 +90,33 @@ public struct LocalZone: Sendable {
     reload: { WallClock.reloadTimeZone() })
 }
 
-/// What the daemon is given from outside: its clocks, the service manager, the plugin kinds.
-/// The machine's own for `wodclockd`; tests give manual time, a socket of their own and fake
-/// plugin kinds, and run the whole daemon in their process.
+/// What the daemon is given from outside: its clocks, the service manager, the plugin kinds,
+/// the web server. The machine's own for `wodclockd`; tests give manual time, a socket of their
+/// own, fake plugin kinds and an in-memory web transport, and run the whole daemon in their
+/// process.
 public struct DaemonEnvironment {
   public var clock: DaemonClock
   public var notifier: SystemdNotifier
   /// How often to ping the watchdog (half of `WatchdogSec=`), nil without one.
   public var watchdogInterval: Int64?
   public var catalog: [PluginKind]
+  /// Starts the web interface's server: libmicrohttpd on the machine, an in-memory transport
+  /// in the tests.
+  public var webTransport: HTTPTransportMaker
 
   public init(
     clock: DaemonClock, notifier: SystemdNotifier, watchdogInterval: Int64?,
-    catalog: [PluginKind]
+    catalog: [PluginKind], webTransport: @escaping HTTPTransportMaker = HTTPServer.start
   ) {
     self.clock = clock
     self.notifier = notifier
     self.watchdogInterval = watchdogInterval
     self.catalog = catalog
+    self.webTransport = webTransport
   }
 
-  /// The machine's clocks, systemd's `NOTIFY_SOCKET` and `WATCHDOG_USEC`, every plugin kind.
+  /// The machine's clocks, systemd's `NOTIFY_SOCKET` and `WATCHDOG_USEC`, every plugin kind,
+  /// libmicrohttpd.
   public static var system: DaemonEnvironment {
     DaemonEnvironment(
       clock: .system, notifier: .fromEnvironment(), watchdogInterval: Watchdog.interval(),

@@ -28,7 +28,7 @@ final class WebFront: HTTPRequestHandler {
   /// A heartbeat on every stream this often, so a page can tell a live stream from a dead one.
   static let heartbeatInterval: Int64 = 2_000_000_000
 
-  private var server: HTTPServer?
+  private var server: (any HTTPTransport)?
   private(set) var settings: WebSettings
   private unowned let daemon: any WebDaemonAccess
   private let logger: Logger
@@ -57,7 +57,7 @@ final class WebFront: HTTPRequestHandler {
   /// that is not there is a fault someone must fix.
   init(
     settings: WebSettings, daemon: any WebDaemonAccess, logger: Logger, clock: DaemonClock,
-    stateDirectory: String?
+    stateDirectory: String?, transport: HTTPTransportMaker
   ) throws(HTTPServerError) {
     self.settings = settings
     self.daemon = daemon
@@ -68,14 +68,14 @@ final class WebFront: HTTPRequestHandler {
     hostRule = Self.hostRule(settings)
     sessionsPath = stateDirectory.map { $0 + "/web-sessions" }
     sessionSalt = try? SecureRandom.bytes(SessionFile.saltBytes)
-    server = try HTTPServer(
-      listeningOn: Self.socketAddress(settings.listen), limits: Self.limits(settings),
-      commonHeaders: WebSecurity.headers.map { HTTPServer.Field($0.name, $0.value) },
-      handler: self,
-      // What the library reports is about one client (a malformed request, a peer gone): at
-      // debug, so that a hostile client cannot fill the journal; the server's own failures
-      // reach the daemon as thrown errors.
-      log: { [logger] line in logger.debug("web server", [("library", line)]) })
+    server = try transport(
+      HTTPTransportSettings(
+        listen: Self.socketAddress(settings.listen), limits: Self.limits(settings),
+        commonHeaders: WebSecurity.headers.map { HTTPServer.Field($0.name, $0.value) },
+        // What the library reports is about one client (a malformed request, a peer gone): at
+        // debug, so that a hostile client cannot fill the journal; the server's own failures
+        // reach the daemon as thrown errors.
+        log: { [logger] line in logger.debug("web server", [("library", line)]) }), self)
     restoreSessions()
     let bound = server?.boundAddress.description ?? settings.listen.description
     logger.info(
@@ -117,7 +117,7 @@ final class WebFront: HTTPRequestHandler {
     return SocketAddress(address, port: listen.port)
   }
 
-  var pollDescriptor: FileDescriptor? { server?.pollDescriptor }
+  var pollDescriptor: FileDescriptor? { server?.readinessDescriptor }
 
   /// A reload's new settings that keep the same address: a changed PIN signs everyone out.
   func adopt(_ new: WebSettings) {
