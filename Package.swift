@@ -113,21 +113,24 @@ let package = Package(
     // The order matters: SwiftPM puts the linker search paths of the later system library first,
     // and libudev's (-L/usr/lib/<triplet>) must not come before a private libgpiod v2's, or
     // -lgpiod finds Debian's v1 (Tests/hil/run.sh builds against v2 that way).
+    // The one dlopen loader of the four C modules below: open once, resolve a table of symbols,
+    // keep the outcome (see CDynamicLibrary.h). Used from C only.
+    .target(name: "CDynamicLibrary"),
     // libmicrohttpd for the web interface, loaded with dlopen when a web server starts (never
     // linked: it would cost every start 2.8 MB; see CMicroHTTPD.c). Imported by HardwareKit only.
-    .target(name: "CMicroHTTPD"),
+    .target(name: "CMicroHTTPD", dependencies: ["CDynamicLibrary"]),
     // ALSA (Debian `libasound2-dev` for the header) for the speaker, loaded with dlopen when a
     // sound device or mixer is first opened: a clock without a speaker never maps libasound
     // (see CALSA.c). Imported by HardwareKit only.
-    .target(name: "CALSA"),
+    .target(name: "CALSA", dependencies: ["CDynamicLibrary"]),
     // libespeak-ng for the spoken cues, loaded with dlopen in the voice synthesizer's child
     // process only (`wodclockd --synthesize-voice LANG`; see CEspeakNG.c). Imported by
     // HardwareKit only.
-    .target(name: "CEspeakNG"),
+    .target(name: "CEspeakNG", dependencies: ["CDynamicLibrary"]),
     // libmosquitto (Debian `libmosquitto-dev` for the header) for the MQTT client, loaded with
     // dlopen when a client is first made: a clock without `mqtt:` never maps it nor OpenSSL
     // (see CMosquitto.c). Imported by HardwareKit only.
-    .target(name: "CMosquitto"),
+    .target(name: "CMosquitto", dependencies: ["CDynamicLibrary"]),
     .target(
       name: "HardwareKit",
       dependencies: [
@@ -276,8 +279,8 @@ let package = Package(
 
 /// The C targets, which take no Swift settings.
 let cTargets: Set<String> = [
-  "CLinux", "CGPIOShim", "CEvdevShim", "CMicroHTTPD", "CALSA", "CEspeakNG", "CMosquitto",
-  "WebAssets", "WodclockVersionInfo",
+  "CLinux", "CGPIOShim", "CEvdevShim", "CDynamicLibrary", "CMicroHTTPD", "CALSA", "CEspeakNG",
+  "CMosquitto", "WebAssets", "WodclockVersionInfo",
 ]
 
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {

@@ -11,7 +11,8 @@
 #define _GNU_SOURCE
 #include "CALSA.h"
 
-#include <dlfcn.h>
+#include "CDynamicLibrary.h"
+
 #include <poll.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -105,16 +106,8 @@ static struct {
   __typeof__(&snd_mixer_selem_set_playback_volume_all) selem_set_playback_volume_all;
 } asound;
 
-// 0: not tried, 1: loaded, -1: failed (with load_error). The loop is single-threaded.
-static int load_state;
-static char load_error[512];
-
-static int resolve(void *library, const char *name, void **slot) {
-  *slot = dlsym(library, name);
-  if (*slot != NULL) return 0;
-  snprintf(load_error, sizeof load_error, "%s: no symbol %s", LIBRARY_NAME, name);
-  return -1;
-}
+// Loaded once by calsa_load (CDynamicLibrary.h); every wrapper below asks cdl_loaded first.
+static struct cdl_library library = {.name = LIBRARY_NAME};
 
 // ALSA prints "ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM hw:99" to standard
 // error by default; the same failure comes back as a code, which the caller reports in the
@@ -130,95 +123,91 @@ __attribute__((format(printf, 5, 6))) static void silent_error_handler(const cha
   (void)format;
 }
 
+// After the look-ups: from here on ALSA reports to the handler above, not to standard error.
+static int silence_errors(char *error, size_t size) {
+  (void)error;
+  (void)size;
+  asound.lib_error_set_handler(silent_error_handler);
+  return 0;
+}
+
 int calsa_load(char *message, size_t size) {
-  if (load_state == 0) {
-    void *library = dlopen(LIBRARY_NAME, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-      const char *reason = dlerror();
-      snprintf(load_error, sizeof load_error, "%s", reason != NULL ? reason : LIBRARY_NAME);
-      load_state = -1;
-    } else {
-      int failed = 0;
-#define RESOLVE(field, symbol) failed = failed || resolve(library, #symbol, (void **)&asound.field)
-      RESOLVE(strerror, snd_strerror);
-      RESOLVE(lib_error_set_handler, snd_lib_error_set_handler);
-      RESOLVE(pcm_open, snd_pcm_open);
-      RESOLVE(pcm_close, snd_pcm_close);
-      RESOLVE(hw_params_malloc, snd_pcm_hw_params_malloc);
-      RESOLVE(hw_params_free, snd_pcm_hw_params_free);
-      RESOLVE(hw_params_any, snd_pcm_hw_params_any);
-      RESOLVE(hw_params_set_access, snd_pcm_hw_params_set_access);
-      RESOLVE(hw_params_set_format, snd_pcm_hw_params_set_format);
-      RESOLVE(hw_params_test_channels, snd_pcm_hw_params_test_channels);
-      RESOLVE(hw_params_set_channels_first, snd_pcm_hw_params_set_channels_first);
-      RESOLVE(hw_params_set_channels, snd_pcm_hw_params_set_channels);
-      RESOLVE(hw_params_set_rate_near, snd_pcm_hw_params_set_rate_near);
-      RESOLVE(hw_params_set_buffer_time_near, snd_pcm_hw_params_set_buffer_time_near);
-      RESOLVE(hw_params_set_period_size_near, snd_pcm_hw_params_set_period_size_near);
-      RESOLVE(hw_params_get_buffer_size, snd_pcm_hw_params_get_buffer_size);
-      RESOLVE(hw_params_get_period_size, snd_pcm_hw_params_get_period_size);
-      RESOLVE(hw_params_get_rate, snd_pcm_hw_params_get_rate);
-      RESOLVE(hw_params_get_channels, snd_pcm_hw_params_get_channels);
-      RESOLVE(hw_params, snd_pcm_hw_params);
-      RESOLVE(sw_params_malloc, snd_pcm_sw_params_malloc);
-      RESOLVE(sw_params_free, snd_pcm_sw_params_free);
-      RESOLVE(sw_params_current, snd_pcm_sw_params_current);
-      RESOLVE(sw_params_set_start_threshold, snd_pcm_sw_params_set_start_threshold);
-      RESOLVE(sw_params_set_avail_min, snd_pcm_sw_params_set_avail_min);
-      RESOLVE(sw_params_set_tstamp_mode, snd_pcm_sw_params_set_tstamp_mode);
-      RESOLVE(sw_params_set_tstamp_type, snd_pcm_sw_params_set_tstamp_type);
-      RESOLVE(sw_params, snd_pcm_sw_params);
-      RESOLVE(poll_descriptors_count, snd_pcm_poll_descriptors_count);
-      RESOLVE(poll_descriptors, snd_pcm_poll_descriptors);
-      RESOLVE(poll_descriptors_revents, snd_pcm_poll_descriptors_revents);
-      RESOLVE(writei, snd_pcm_writei);
-      RESOLVE(readi, snd_pcm_readi);
-      RESOLVE(avail_update, snd_pcm_avail_update);
-      RESOLVE(avail, snd_pcm_avail);
-      RESOLVE(delay, snd_pcm_delay);
-      RESOLVE(htimestamp, snd_pcm_htimestamp);
-      RESOLVE(prepare, snd_pcm_prepare);
-      RESOLVE(start, snd_pcm_start);
-      RESOLVE(drop, snd_pcm_drop);
-      RESOLVE(recover, snd_pcm_recover);
-      RESOLVE(state, snd_pcm_state);
-      RESOLVE(mixer_open, snd_mixer_open);
-      RESOLVE(mixer_close, snd_mixer_close);
-      RESOLVE(mixer_attach, snd_mixer_attach);
-      RESOLVE(mixer_selem_register, snd_mixer_selem_register);
-      RESOLVE(mixer_load, snd_mixer_load);
-      RESOLVE(mixer_handle_events, snd_mixer_handle_events);
-      RESOLVE(selem_id_malloc, snd_mixer_selem_id_malloc);
-      RESOLVE(selem_id_free, snd_mixer_selem_id_free);
-      RESOLVE(selem_id_set_name, snd_mixer_selem_id_set_name);
-      RESOLVE(selem_id_set_index, snd_mixer_selem_id_set_index);
-      RESOLVE(find_selem, snd_mixer_find_selem);
-      RESOLVE(first_elem, snd_mixer_first_elem);
-      RESOLVE(elem_next, snd_mixer_elem_next);
-      RESOLVE(selem_get_name, snd_mixer_selem_get_name);
-      RESOLVE(selem_has_playback_volume, snd_mixer_selem_has_playback_volume);
-      RESOLVE(selem_get_playback_volume_range, snd_mixer_selem_get_playback_volume_range);
-      RESOLVE(selem_get_playback_volume, snd_mixer_selem_get_playback_volume);
-      RESOLVE(selem_set_playback_volume_all, snd_mixer_selem_set_playback_volume_all);
-#undef RESOLVE
-      // A library without every function stays loaded (dlclose of a half-used library buys
-      // nothing) but is never used.
-      load_state = failed ? -1 : 1;
-      if (!failed) asound.lib_error_set_handler(silent_error_handler);
-    }
-  }
-  if (load_state < 0 && message != NULL && size > 0) snprintf(message, size, "%s", load_error);
-  return load_state > 0 ? 0 : -1;
+#define SYMBOL(field, symbol) CDL_SYMBOL(asound, field, symbol)
+  static const struct cdl_symbol symbols[] = {
+      SYMBOL(strerror, snd_strerror),
+      SYMBOL(lib_error_set_handler, snd_lib_error_set_handler),
+      SYMBOL(pcm_open, snd_pcm_open),
+      SYMBOL(pcm_close, snd_pcm_close),
+      SYMBOL(hw_params_malloc, snd_pcm_hw_params_malloc),
+      SYMBOL(hw_params_free, snd_pcm_hw_params_free),
+      SYMBOL(hw_params_any, snd_pcm_hw_params_any),
+      SYMBOL(hw_params_set_access, snd_pcm_hw_params_set_access),
+      SYMBOL(hw_params_set_format, snd_pcm_hw_params_set_format),
+      SYMBOL(hw_params_test_channels, snd_pcm_hw_params_test_channels),
+      SYMBOL(hw_params_set_channels_first, snd_pcm_hw_params_set_channels_first),
+      SYMBOL(hw_params_set_channels, snd_pcm_hw_params_set_channels),
+      SYMBOL(hw_params_set_rate_near, snd_pcm_hw_params_set_rate_near),
+      SYMBOL(hw_params_set_buffer_time_near, snd_pcm_hw_params_set_buffer_time_near),
+      SYMBOL(hw_params_set_period_size_near, snd_pcm_hw_params_set_period_size_near),
+      SYMBOL(hw_params_get_buffer_size, snd_pcm_hw_params_get_buffer_size),
+      SYMBOL(hw_params_get_period_size, snd_pcm_hw_params_get_period_size),
+      SYMBOL(hw_params_get_rate, snd_pcm_hw_params_get_rate),
+      SYMBOL(hw_params_get_channels, snd_pcm_hw_params_get_channels),
+      SYMBOL(hw_params, snd_pcm_hw_params),
+      SYMBOL(sw_params_malloc, snd_pcm_sw_params_malloc),
+      SYMBOL(sw_params_free, snd_pcm_sw_params_free),
+      SYMBOL(sw_params_current, snd_pcm_sw_params_current),
+      SYMBOL(sw_params_set_start_threshold, snd_pcm_sw_params_set_start_threshold),
+      SYMBOL(sw_params_set_avail_min, snd_pcm_sw_params_set_avail_min),
+      SYMBOL(sw_params_set_tstamp_mode, snd_pcm_sw_params_set_tstamp_mode),
+      SYMBOL(sw_params_set_tstamp_type, snd_pcm_sw_params_set_tstamp_type),
+      SYMBOL(sw_params, snd_pcm_sw_params),
+      SYMBOL(poll_descriptors_count, snd_pcm_poll_descriptors_count),
+      SYMBOL(poll_descriptors, snd_pcm_poll_descriptors),
+      SYMBOL(poll_descriptors_revents, snd_pcm_poll_descriptors_revents),
+      SYMBOL(writei, snd_pcm_writei),
+      SYMBOL(readi, snd_pcm_readi),
+      SYMBOL(avail_update, snd_pcm_avail_update),
+      SYMBOL(avail, snd_pcm_avail),
+      SYMBOL(delay, snd_pcm_delay),
+      SYMBOL(htimestamp, snd_pcm_htimestamp),
+      SYMBOL(prepare, snd_pcm_prepare),
+      SYMBOL(start, snd_pcm_start),
+      SYMBOL(drop, snd_pcm_drop),
+      SYMBOL(recover, snd_pcm_recover),
+      SYMBOL(state, snd_pcm_state),
+      SYMBOL(mixer_open, snd_mixer_open),
+      SYMBOL(mixer_close, snd_mixer_close),
+      SYMBOL(mixer_attach, snd_mixer_attach),
+      SYMBOL(mixer_selem_register, snd_mixer_selem_register),
+      SYMBOL(mixer_load, snd_mixer_load),
+      SYMBOL(mixer_handle_events, snd_mixer_handle_events),
+      SYMBOL(selem_id_malloc, snd_mixer_selem_id_malloc),
+      SYMBOL(selem_id_free, snd_mixer_selem_id_free),
+      SYMBOL(selem_id_set_name, snd_mixer_selem_id_set_name),
+      SYMBOL(selem_id_set_index, snd_mixer_selem_id_set_index),
+      SYMBOL(find_selem, snd_mixer_find_selem),
+      SYMBOL(first_elem, snd_mixer_first_elem),
+      SYMBOL(elem_next, snd_mixer_elem_next),
+      SYMBOL(selem_get_name, snd_mixer_selem_get_name),
+      SYMBOL(selem_has_playback_volume, snd_mixer_selem_has_playback_volume),
+      SYMBOL(selem_get_playback_volume_range, snd_mixer_selem_get_playback_volume_range),
+      SYMBOL(selem_get_playback_volume, snd_mixer_selem_get_playback_volume),
+      SYMBOL(selem_set_playback_volume_all, snd_mixer_selem_set_playback_volume_all),
+  };
+#undef SYMBOL
+  return cdl_load(&library, symbols, sizeof symbols / sizeof symbols[0], silence_errors,
+                  message, size);
 }
 
 const char *calsa_strerror(int error) {
-  if (load_state > 0) return asound.strerror(error);
+  if (cdl_loaded(&library)) return asound.strerror(error);
   return strerror(error < 0 ? -error : error);
 }
 
 #define PCM(pcm) ((snd_pcm_t *)(pcm))
 #define LOADED_OR(value) \
-  if (load_state <= 0) return (value)
+  if (!cdl_loaded(&library)) return (value)
 
 // MARK: PCM
 
@@ -422,7 +411,7 @@ int calsa_mixer_handle_events(struct calsa_mixer *mixer) {
 
 struct calsa_mixer_control *calsa_mixer_find(struct calsa_mixer *mixer, const char *name,
                                              unsigned index) {
-  if (load_state <= 0) return NULL;
+  if (!cdl_loaded(&library)) return NULL;
   snd_mixer_selem_id_t *id = NULL;
   if (asound.selem_id_malloc(&id) < 0) return NULL;
   asound.selem_id_set_name(id, name);

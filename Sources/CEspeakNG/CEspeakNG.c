@@ -15,7 +15,8 @@
 #define _GNU_SOURCE
 #include "CEspeakNG.h"
 
-#include <dlfcn.h>
+#include "CDynamicLibrary.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,54 +83,58 @@ static int collect(short *wave, int count, espeak_EVENT *events) {
   return 0;
 }
 
-static int resolve(void *library, const char *name, void **slot, char *message, size_t size) {
-  *slot = dlsym(library, name);
-  if (*slot != NULL) return 0;
-  if (message != NULL && size > 0) snprintf(message, size, "%s: no symbol %s", LIBRARY_NAME, name);
-  return -1;
-}
+// Loaded once by cespeak_load (CDynamicLibrary.h). The once-only state is safe here too: the
+// child is a new program (posix_spawn of wodclockd), so it starts untried, and the child is
+// single-threaded; a second call answers the first one's outcome instead of initializing the
+// library again.
+static struct cdl_library library = {.name = LIBRARY_NAME};
 
-int cespeak_load(char *message, size_t size) {
-  void *library = dlopen(LIBRARY_NAME, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    const char *reason = dlerror();
-    if (message != NULL && size > 0) snprintf(message, size, "%s", reason ? reason : LIBRARY_NAME);
-    return -1;
-  }
-  int failed = 0;
-#define RESOLVE(field, symbol) \
-  failed = failed || resolve(library, #symbol, (void **)&espeak.field, message, size)
-  RESOLVE(initialize_path, espeak_ng_InitializePath);
-  RESOLVE(initialize, espeak_ng_Initialize);
-  RESOLVE(initialize_output, espeak_ng_InitializeOutput);
-  RESOLVE(get_sample_rate, espeak_ng_GetSampleRate);
-  RESOLVE(get_status_code_message, espeak_ng_GetStatusCodeMessage);
-  RESOLVE(set_voice_by_name, espeak_ng_SetVoiceByName);
-  RESOLVE(set_parameter, espeak_ng_SetParameter);
-  RESOLVE(set_synth_callback, espeak_SetSynthCallback);
-  RESOLVE(synthesize, espeak_ng_Synthesize);
-#undef RESOLVE
-  if (failed) return -1;
+// The rate of what the library makes, set by `initialize`.
+static int sample_rate;
+
+// After the look-ups: the data, synthesis into memory, and the callback that collects it.
+static int initialize(char *error, size_t size) {
   // NULL: $ESPEAK_DATA_PATH, else the data directory the library was built with (Debian's
   // espeak-ng-data package).
   espeak.initialize_path(NULL);
   espeak_ng_STATUS status = espeak.initialize(NULL);
   if (status != ENS_OK) {
-    describe(status, message, size);
+    describe(status, error, size);
     return -1;
   }
   status = espeak.initialize_output(ENOUTPUT_MODE_SYNCHRONOUS, 0, NULL);
   if (status != ENS_OK) {
-    describe(status, message, size);
+    describe(status, error, size);
     return -1;
   }
   espeak.set_synth_callback(collect);
-  int rate = espeak.get_sample_rate();
-  if (rate <= 0) {
-    if (message != NULL && size > 0) snprintf(message, size, "no sample rate from espeak-ng");
+  sample_rate = espeak.get_sample_rate();
+  if (sample_rate <= 0) {
+    snprintf(error, size, "no sample rate from espeak-ng");
     return -1;
   }
-  return rate;
+  return 0;
+}
+
+int cespeak_load(char *message, size_t size) {
+#define SYMBOL(field, symbol) CDL_SYMBOL(espeak, field, symbol)
+  static const struct cdl_symbol symbols[] = {
+      SYMBOL(initialize_path, espeak_ng_InitializePath),
+      SYMBOL(initialize, espeak_ng_Initialize),
+      SYMBOL(initialize_output, espeak_ng_InitializeOutput),
+      SYMBOL(get_sample_rate, espeak_ng_GetSampleRate),
+      SYMBOL(get_status_code_message, espeak_ng_GetStatusCodeMessage),
+      SYMBOL(set_voice_by_name, espeak_ng_SetVoiceByName),
+      SYMBOL(set_parameter, espeak_ng_SetParameter),
+      SYMBOL(set_synth_callback, espeak_SetSynthCallback),
+      SYMBOL(synthesize, espeak_ng_Synthesize),
+  };
+#undef SYMBOL
+  if (cdl_load(&library, symbols, sizeof symbols / sizeof symbols[0], initialize, message,
+               size) != 0) {
+    return -1;
+  }
+  return sample_rate;
 }
 
 int cespeak_select_voice(const char *name, char *message, size_t size) {

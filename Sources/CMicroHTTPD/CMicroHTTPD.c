@@ -11,7 +11,8 @@
 #define _GNU_SOURCE
 #include "CMicroHTTPD.h"
 
-#include <dlfcn.h>
+#include "CDynamicLibrary.h"
+
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,50 +50,31 @@ static struct {
   __typeof__(&MHD_resume_connection) resume_connection;
 } mhd;
 
-// 0: not tried, 1: loaded, -1: failed (with load_error). The loop is single-threaded.
-static int load_state;
-static char load_error[512];
-
-static int resolve(void *library, const char *name, void **slot) {
-  *slot = dlsym(library, name);
-  if (*slot != NULL) return 0;
-  snprintf(load_error, sizeof load_error, "%s: no symbol %s", LIBRARY_NAME, name);
-  return -1;
-}
+// Loaded once by cmhd_load (CDynamicLibrary.h); cmhd_start asks cdl_loaded first.
+static struct cdl_library library = {.name = LIBRARY_NAME};
 
 int cmhd_load(char *message, size_t size) {
-  if (load_state == 0) {
-    void *library = dlopen(LIBRARY_NAME, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-      const char *reason = dlerror();
-      snprintf(load_error, sizeof load_error, "%s", reason != NULL ? reason : LIBRARY_NAME);
-      load_state = -1;
-    } else {
-      int failed = 0;
-#define RESOLVE(field, symbol) failed = failed || resolve(library, #symbol, (void **)&mhd.field)
-      RESOLVE(start_daemon, MHD_start_daemon);
-      RESOLVE(stop_daemon, MHD_stop_daemon);
-      RESOLVE(run, MHD_run);
-      RESOLVE(get_timeout, MHD_get_timeout);
-      RESOLVE(get_daemon_info, MHD_get_daemon_info);
-      RESOLVE(get_connection_values_n, MHD_get_connection_values_n);
-      RESOLVE(get_connection_info, MHD_get_connection_info);
-      RESOLVE(set_connection_option, MHD_set_connection_option);
-      RESOLVE(create_response_from_buffer, MHD_create_response_from_buffer);
-      RESOLVE(create_response_from_callback, MHD_create_response_from_callback);
-      RESOLVE(add_response_header, MHD_add_response_header);
-      RESOLVE(queue_response, MHD_queue_response);
-      RESOLVE(destroy_response, MHD_destroy_response);
-      RESOLVE(suspend_connection, MHD_suspend_connection);
-      RESOLVE(resume_connection, MHD_resume_connection);
-#undef RESOLVE
-      // A library without every function stays loaded (dlclose of a half-used library buys
-      // nothing) but is never used.
-      load_state = failed ? -1 : 1;
-    }
-  }
-  if (load_state < 0 && message != NULL && size > 0) snprintf(message, size, "%s", load_error);
-  return load_state > 0 ? 0 : -1;
+#define SYMBOL(field, symbol) CDL_SYMBOL(mhd, field, symbol)
+  static const struct cdl_symbol symbols[] = {
+      SYMBOL(start_daemon, MHD_start_daemon),
+      SYMBOL(stop_daemon, MHD_stop_daemon),
+      SYMBOL(run, MHD_run),
+      SYMBOL(get_timeout, MHD_get_timeout),
+      SYMBOL(get_daemon_info, MHD_get_daemon_info),
+      SYMBOL(get_connection_values_n, MHD_get_connection_values_n),
+      SYMBOL(get_connection_info, MHD_get_connection_info),
+      SYMBOL(set_connection_option, MHD_set_connection_option),
+      SYMBOL(create_response_from_buffer, MHD_create_response_from_buffer),
+      SYMBOL(create_response_from_callback, MHD_create_response_from_callback),
+      SYMBOL(add_response_header, MHD_add_response_header),
+      SYMBOL(queue_response, MHD_queue_response),
+      SYMBOL(destroy_response, MHD_destroy_response),
+      SYMBOL(suspend_connection, MHD_suspend_connection),
+      SYMBOL(resume_connection, MHD_resume_connection),
+  };
+#undef SYMBOL
+  // No set-up after the look-ups: each server is configured when it starts.
+  return cdl_load(&library, symbols, sizeof symbols / sizeof symbols[0], NULL, message, size);
 }
 
 struct cmhd_server {
@@ -152,7 +134,7 @@ static ssize_t stream_trampoline(void *cls, uint64_t pos, char *buf, size_t max)
 static void stream_free(void *cls) { free(cls); }
 
 struct cmhd_server *cmhd_start(const struct cmhd_settings *settings) {
-  if (load_state <= 0) return NULL;
+  if (!cdl_loaded(&library)) return NULL;
   struct cmhd_server *server = calloc(1, sizeof *server);
   if (server == NULL) return NULL;
   server->settings = *settings;

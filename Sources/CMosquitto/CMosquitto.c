@@ -14,7 +14,8 @@
 #define _GNU_SOURCE
 #include "CMosquitto.h"
 
-#include <dlfcn.h>
+#include "CDynamicLibrary.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,68 +85,52 @@ static struct {
   __typeof__(&mosquitto_sub_topic_check2) sub_topic_check2;
 } mosq;
 
-// 0: not tried, 1: loaded, -1: failed (with load_error). The loop is single-threaded.
-static int load_state;
-static char load_error[512];
+// Loaded once by cmosq_load (CDynamicLibrary.h); every wrapper below asks cdl_loaded first.
+static struct cdl_library library = {.name = LIBRARY_NAME};
 
-static int resolve(void *library, const char *name, void **slot) {
-  *slot = dlsym(library, name);
-  if (*slot != NULL) return 0;
-  snprintf(load_error, sizeof load_error, "%s: no symbol %s", LIBRARY_NAME, name);
+// After the look-ups: the library's global set-up, which 2.0.11 asks for before any client.
+static int initialize(char *error, size_t size) {
+  if (mosq.lib_init() == MOSQ_ERR_SUCCESS) return 0;
+  snprintf(error, size, "%s: mosquitto_lib_init failed", LIBRARY_NAME);
   return -1;
 }
 
 int cmosq_load(char *message, size_t size) {
-  if (load_state == 0) {
-    void *library = dlopen(LIBRARY_NAME, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-      const char *reason = dlerror();
-      snprintf(load_error, sizeof load_error, "%s", reason != NULL ? reason : LIBRARY_NAME);
-      load_state = -1;
-    } else {
-      int failed = 0;
-#define RESOLVE(field, symbol) failed = failed || resolve(library, #symbol, (void **)&mosq.field)
-      RESOLVE(lib_init, mosquitto_lib_init);
-      RESOLVE(new_client, mosquitto_new);
-      RESOLVE(destroy, mosquitto_destroy);
-      RESOLVE(int_option, mosquitto_int_option);
-      RESOLVE(username_pw_set, mosquitto_username_pw_set);
-      RESOLVE(will_set, mosquitto_will_set);
-      RESOLVE(tls_set, mosquitto_tls_set);
-      RESOLVE(connect_bind_async, mosquitto_connect_bind_async);
-      RESOLVE(reconnect_async, mosquitto_reconnect_async);
-      RESOLVE(disconnect, mosquitto_disconnect);
-      RESOLVE(socket, mosquitto_socket);
-      RESOLVE(want_write, mosquitto_want_write);
-      RESOLVE(loop_read, mosquitto_loop_read);
-      RESOLVE(loop_write, mosquitto_loop_write);
-      RESOLVE(loop_misc, mosquitto_loop_misc);
-      RESOLVE(publish, mosquitto_publish);
-      RESOLVE(subscribe, mosquitto_subscribe);
-      RESOLVE(unsubscribe, mosquitto_unsubscribe);
-      RESOLVE(connect_callback_set, mosquitto_connect_with_flags_callback_set);
-      RESOLVE(disconnect_callback_set, mosquitto_disconnect_callback_set);
-      RESOLVE(message_callback_set, mosquitto_message_callback_set);
-      RESOLVE(publish_callback_set, mosquitto_publish_callback_set);
-      RESOLVE(subscribe_callback_set, mosquitto_subscribe_callback_set);
-      RESOLVE(unsubscribe_callback_set, mosquitto_unsubscribe_callback_set);
-      RESOLVE(log_callback_set, mosquitto_log_callback_set);
-      RESOLVE(strerror, mosquitto_strerror);
-      RESOLVE(reason_string, mosquitto_reason_string);
-      RESOLVE(pub_topic_check2, mosquitto_pub_topic_check2);
-      RESOLVE(sub_topic_check2, mosquitto_sub_topic_check2);
-#undef RESOLVE
-      // A library without every function stays loaded (dlclose of a half-used library buys
-      // nothing) but is never used.
-      if (!failed && mosq.lib_init() != MOSQ_ERR_SUCCESS) {
-        snprintf(load_error, sizeof load_error, "%s: mosquitto_lib_init failed", LIBRARY_NAME);
-        failed = 1;
-      }
-      load_state = failed ? -1 : 1;
-    }
-  }
-  if (load_state < 0 && message != NULL && size > 0) snprintf(message, size, "%s", load_error);
-  return load_state > 0 ? 0 : -1;
+#define SYMBOL(field, symbol) CDL_SYMBOL(mosq, field, symbol)
+  static const struct cdl_symbol symbols[] = {
+      SYMBOL(lib_init, mosquitto_lib_init),
+      SYMBOL(new_client, mosquitto_new),
+      SYMBOL(destroy, mosquitto_destroy),
+      SYMBOL(int_option, mosquitto_int_option),
+      SYMBOL(username_pw_set, mosquitto_username_pw_set),
+      SYMBOL(will_set, mosquitto_will_set),
+      SYMBOL(tls_set, mosquitto_tls_set),
+      SYMBOL(connect_bind_async, mosquitto_connect_bind_async),
+      SYMBOL(reconnect_async, mosquitto_reconnect_async),
+      SYMBOL(disconnect, mosquitto_disconnect),
+      SYMBOL(socket, mosquitto_socket),
+      SYMBOL(want_write, mosquitto_want_write),
+      SYMBOL(loop_read, mosquitto_loop_read),
+      SYMBOL(loop_write, mosquitto_loop_write),
+      SYMBOL(loop_misc, mosquitto_loop_misc),
+      SYMBOL(publish, mosquitto_publish),
+      SYMBOL(subscribe, mosquitto_subscribe),
+      SYMBOL(unsubscribe, mosquitto_unsubscribe),
+      SYMBOL(connect_callback_set, mosquitto_connect_with_flags_callback_set),
+      SYMBOL(disconnect_callback_set, mosquitto_disconnect_callback_set),
+      SYMBOL(message_callback_set, mosquitto_message_callback_set),
+      SYMBOL(publish_callback_set, mosquitto_publish_callback_set),
+      SYMBOL(subscribe_callback_set, mosquitto_subscribe_callback_set),
+      SYMBOL(unsubscribe_callback_set, mosquitto_unsubscribe_callback_set),
+      SYMBOL(log_callback_set, mosquitto_log_callback_set),
+      SYMBOL(strerror, mosquitto_strerror),
+      SYMBOL(reason_string, mosquitto_reason_string),
+      SYMBOL(pub_topic_check2, mosquitto_pub_topic_check2),
+      SYMBOL(sub_topic_check2, mosquitto_sub_topic_check2),
+  };
+#undef SYMBOL
+  return cdl_load(&library, symbols, sizeof symbols / sizeof symbols[0], initialize, message,
+                  size);
 }
 
 struct cmosq_client {
@@ -250,7 +235,7 @@ static void on_log(struct mosquitto *m, void *context, int level, const char *li
 struct cmosq_client *cmosq_new(const char *client_id, bool protocol_v5, size_t queue_capacity,
                                size_t maximum_payload, int *error) {
   *error = MOSQ_ERR_NOMEM;
-  if (load_state <= 0 || queue_capacity == 0) {
+  if (!cdl_loaded(&library) || queue_capacity == 0) {
     *error = MOSQ_ERR_INVAL;
     return NULL;
   }
@@ -380,23 +365,23 @@ const char *cmosq_last_log(struct cmosq_client *client) { return client->last_lo
 void cmosq_clear_last_log(struct cmosq_client *client) { client->last_log[0] = '\0'; }
 
 const char *cmosq_error_string(int error) {
-  if (load_state <= 0) return "";
+  if (!cdl_loaded(&library)) return "";
   const char *text = mosq.strerror(error);
   return text != NULL ? text : "";
 }
 
 const char *cmosq_reason_string(int reason_code) {
-  if (load_state <= 0) return "";
+  if (!cdl_loaded(&library)) return "";
   const char *text = mosq.reason_string(reason_code);
   return text != NULL ? text : "";
 }
 
 int cmosq_check_publish_topic(const char *topic, size_t length) {
-  if (load_state <= 0) return MOSQ_ERR_INVAL;
+  if (!cdl_loaded(&library)) return MOSQ_ERR_INVAL;
   return mosq.pub_topic_check2(topic, length);
 }
 
 int cmosq_check_subscription(const char *filter, size_t length) {
-  if (load_state <= 0) return MOSQ_ERR_INVAL;
+  if (!cdl_loaded(&library)) return MOSQ_ERR_INVAL;
   return mosq.sub_topic_check2(filter, length);
 }

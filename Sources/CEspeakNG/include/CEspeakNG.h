@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 /// Loads libespeak-ng.so.1 and initializes it with its data (the Debian package's own path)
-/// for synthesis into memory. Returns the sample rate of what it makes (22050 Hz for 1.51), or
-/// -1 with the reason in `message`.
+/// for synthesis into memory, once; later calls return the first outcome. Returns the sample
+/// rate of what it makes (22050 Hz for 1.51), or -1 with the reason in `message`.
 int cespeak_load(char *message, size_t size);
 
 /// Selects the voice `name` (espeak-ng's, such as "en" or "fr"). Returns 0, or -1 with the
