@@ -179,7 +179,8 @@ let package = Package(
     // Hardware-in-the-loop check of ALSAPlayback against the snd-aloop loopback card: clicks at
     // absolute deadlines, recorded back, onset minus deadline; unplug and replug (Tests/hil).
     .executableTarget(
-      name: "wodclock-sound-check", dependencies: ["HardwareKit", "WodclockTestSupport"]),
+      name: "wodclock-sound-check",
+      dependencies: ["HardwareKit", "RetryKit", "WodclockTestSupport"]),
     // A developer tool, not part of the product: it may use the tests' fakes.
     .executableTarget(
       name: "wodclock-bench",
