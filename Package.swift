@@ -80,6 +80,9 @@ let package = Package(
     // Pure logic of speakers: generated sounds, WAV decoding, the spoken lines per language,
     // cues to sounds, the sound schedule and the mixer that fills the PCM buffer.
     .pureTarget(name: "SoundKit", dependencies: ["WorkoutCore", "SounderKit", "DisplayKit"]),
+    // How long to wait before trying again (a first wait doubled up to a ceiling): one policy
+    // for every part that retries a device, a broker or a plugin. Pure.
+    .pureTarget(name: "RetryKit", dependencies: []),
     // The web interface's pure core: routes, access rules, the PIN throttle, sessions, event
     // stream framing, and what a page draws (the clock's laws and the face). Pure.
     .pureTarget(
@@ -135,7 +138,7 @@ let package = Package(
       name: "HardwareKit",
       dependencies: [
         "CLinux", "CUDev", "CEvdevShim", "CGPIOShim", "CMicroHTTPD", "CALSA", "CEspeakNG",
-        "CMosquitto",
+        "CMosquitto", "RetryKit",
       ]),
     // The 7-segment chips' wire protocols over GPIO lines, spidev, i2c-dev and serial ports.
     .target(name: "SegmentDrivers", dependencies: ["SevenSegment", "HardwareKit"]),
@@ -155,7 +158,7 @@ let package = Package(
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
         "SoundKit", "WorkoutNotation", "WebInterface", "WebAssets", "DeflateCoding", "ClockLink",
-        "ControlProtocol", "ProductVersion",
+        "ControlProtocol", "ProductVersion", "RetryKit",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], exclude: ["hot-functions.order"],
@@ -179,7 +182,8 @@ let package = Package(
     // Hardware-in-the-loop check of ALSAPlayback against the snd-aloop loopback card: clicks at
     // absolute deadlines, recorded back, onset minus deadline; unplug and replug (Tests/hil).
     .executableTarget(
-      name: "wodclock-sound-check", dependencies: ["HardwareKit", "WodclockTestSupport"]),
+      name: "wodclock-sound-check",
+      dependencies: ["HardwareKit", "RetryKit", "WodclockTestSupport"]),
     // A developer tool, not part of the product: it may use the tests' fakes.
     .executableTarget(
       name: "wodclock-bench",
@@ -217,7 +221,8 @@ let package = Package(
         "WodclockTestSupport",
       ],
       exclude: ["Fixtures"]),
-    .testTarget(name: "HardwareKitTests", dependencies: ["HardwareKit", "WodclockTestSupport"]),
+    .testTarget(
+      name: "HardwareKitTests", dependencies: ["HardwareKit", "RetryKit", "WodclockTestSupport"]),
     .testTarget(
       name: "DisplayKitTests", dependencies: ["DisplayKit", "WorkoutCore", "WodclockTestSupport"]),
     // Protocol decoders written from the datasheets, independent of the drivers' encoders:
@@ -249,6 +254,7 @@ let package = Package(
     .testTarget(
       name: "SoundKitTests",
       dependencies: ["SoundKit", "SounderKit", "DisplayKit", "WorkoutCore", "WodclockTestSupport"]),
+    .testTarget(name: "RetryKitTests", dependencies: ["RetryKit"]),
     .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets", "JSONKit"]),
     .testTarget(
       name: "WebInterfaceTests",

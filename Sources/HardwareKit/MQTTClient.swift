@@ -12,6 +12,7 @@
 import CLinux
 import CMosquitto
 import Glibc
+import RetryKit
 
 /// An MQTT client driven by the caller's event loop.
 ///

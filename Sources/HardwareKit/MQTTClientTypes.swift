@@ -2,6 +2,8 @@
 // What MQTTClient is made with and hands back: its options, the last will, messages, events,
 // and the errors a user can cause (a broker that refuses, is not there, or fails TLS).
 
+import RetryKit
+
 extension MQTTClient {
   /// The quality of service of a message or a subscription (MQTT v5 section 4.3).
   public enum QoS: Int, Hashable, Sendable, CaseIterable {

@@ -25,6 +25,7 @@
 
 import Glibc
 import HardwareKit
+import RetryKit
 import WodclockTestSupport
 
 // MARK: report
@@ -412,7 +413,7 @@ func run() -> Int32 {
   }
 
   // Reopen with backoff (100 ms doubling to 1 s); the card comes back after two failures.
-  var backoff: Int64 = 100_000_000
+  var reopenWaits = RetryBackoff(initial: 100_000_000, maximum: 1_000_000_000)
   var attempts = 0
   var firstFailure: ALSAError? = nil
   var reopened: Streams? = nil
@@ -433,10 +434,9 @@ func run() -> Int32 {
           check(false, "sound-plug", "\(error)")
         }
       }
-      var pause = timespec(
-        tv_sec: Int(backoff / 1_000_000_000), tv_nsec: Int(backoff % 1_000_000_000))
+      let wait = reopenWaits.failed()
+      var pause = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
       nanosleep(&pause, nil)
-      backoff = min(backoff * 2, 1_000_000_000)
     }
   }
   check(firstFailure != nil, "the card is missing while unplugged")

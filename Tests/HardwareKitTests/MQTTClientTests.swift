@@ -5,6 +5,7 @@
 // that is not there (the backoff's instants), and a broker that stops and comes back.
 
 import Glibc
+import RetryKit
 import Testing
 import WodclockTestSupport
 

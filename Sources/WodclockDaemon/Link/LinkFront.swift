@@ -11,6 +11,7 @@ import ControlProtocol
 import HardwareKit
 import JSONKit
 import ProductVersion
+import RetryKit
 import WorkoutCore
 
 /// What the link needs of the daemon.

@@ -9,6 +9,7 @@ import Configuration
 import DisplayKit
 import HardwareKit
 import MatrixKit
+import RetryKit
 import WorkoutCore
 
 /// An RGB LED matrix behind a serial or network controller.
@@ -49,9 +50,9 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   private var watchedByLoop: Set<FileDescriptor> = []
   /// With udevd: tty events, watched by the daemon's loop while the output runs.
   private var monitor: (any SerialHotplugMonitor)?
-  /// The controller is away: when to try again, and the next wait.
+  /// The controller is away: when to try again, and the waits of the reopens that fail.
   private var retryAt: Int64?
-  private var backoff: Int64 = minimumBackoff
+  private var reopenWaits = MatrixOutput.reopenBackoff
   /// udev announced the controller but it has not opened yet (a modem prober holds it): retried
   /// with the backoff, not the slow retry.
   private var announced = false
@@ -67,18 +68,20 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   /// A network controller's name had no address, and the log said so; said again only when it
   /// is found.
   private var reportedNotFound = false
-  /// The next wait before a name that had no address is looked up again.
-  private var lookupBackoff: Int64 = minimumLookupBackoff
+  /// The waits before a name that had no address is looked up again.
+  private var lookupWaits = MatrixOutput.lookupBackoff
 
-  static let minimumBackoff: Int64 = 250_000_000
-  static let maximumBackoff: Int64 = 2_000_000_000
+  /// A controller away is tried again after 250 ms, the wait doubled on every reopen that
+  /// fails up to 2 s: a replug is found at once, and a port that stays away costs little.
+  static let reopenBackoff = RetryBackoff(initial: 250_000_000, maximum: 2_000_000_000)
+  /// The first wait after the controller is lost.
+  static var minimumBackoff: Int64 { reopenBackoff.initial }
   /// With a working monitor the controller is reopened on its `add` event; a slow retry still
   /// catches a lost notification (a netlink burst overflows the socket: ENOBUFS).
   static let monitoredRetry: Int64 = 10_000_000_000
   /// A name without an address is looked up again after 1 s, then less and less often: each
   /// lookup is a process of its own.
-  static let minimumLookupBackoff: Int64 = 1_000_000_000
-  static let maximumLookupBackoff: Int64 = 30_000_000_000
+  static let lookupBackoff = RetryBackoff(initial: 1_000_000_000, maximum: 30_000_000_000)
 
   /// An output from a validated config entry of `serial-matrix` or `ddp-matrix`.
   public convenience init(instance: PluginInstance) throws {
@@ -155,8 +158,8 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
     self.context = context
     warnedAboutBudget = false
     retryAt = nil
-    backoff = Self.minimumBackoff
-    lookupBackoff = Self.minimumLookupBackoff
+    reopenWaits.reset()
+    lookupWaits.reset()
     announced = false
     reopenedVia = nil
     reportedNotFound = false
@@ -182,7 +185,9 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       context.log(
         .warning, "LED matrix controller not available; waiting for it",
         [("error", "\(error)"), ("hotplug", hotplugWay)])
-      // Retried at the first frame, then with the backoff or on the device's udev event.
+      // Retried at the first frame instead of after the first wait, then with the longer
+      // waits or on the device's udev event.
+      _ = reopenWaits.failed()
       retryAt = Int64.min
     }
   }
@@ -310,8 +315,8 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   private func lost(_ error: DeviceGoneError, at now: Int64) {
     giveUpTransport()
     lastSent = nil
-    backoff = Self.minimumBackoff
-    retryAt = now + backoff
+    reopenWaits.reset()
+    retryAt = now + reopenWaits.failed()
     announced = false
     context?.log(
       .warning, "LED matrix controller lost; reopening when it is back",
@@ -323,15 +328,15 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
   private func notFound(_ error: ControllerNotFoundError, at now: Int64) {
     giveUpTransport()
     lastSent = nil
-    retryAt = now + lookupBackoff
+    let wait = lookupWaits.failed()
+    retryAt = now + wait
     if !reportedNotFound {
       reportedNotFound = true
       var fields = [("error", error.description)]
       if let hint = error.hint { fields.append(("hint", hint)) }
-      fields.append(("retry_in", "\(lookupBackoff / 1_000_000_000)s"))
+      fields.append(("retry_in", "\(wait / 1_000_000_000)s"))
       context?.log(.warning, "LED matrix controller not available; waiting for it", fields)
     }
-    lookupBackoff = min(Self.maximumLookupBackoff, lookupBackoff * 2)
   }
 
   /// Drops the transport: closed now, or at the next call when the loop was watching one of
@@ -363,7 +368,7 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       context?.log(
         .info, "LED matrix controller found", [("host", ddp.host), ("address", "\(address)")])
     }
-    lookupBackoff = Self.minimumLookupBackoff
+    lookupWaits.reset()
     reportedNotFound = false
     if let via = reopenedVia {
       reopenedVia = nil
@@ -378,7 +383,7 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       try transport.open(at: now)
       self.transport = transport
       retryAt = nil
-      backoff = Self.minimumBackoff
+      reopenWaits.reset()
       announced = false
       // Frames wait for the board that the open reset.
       sendableAt = now + settle
@@ -392,8 +397,7 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
         retryAt = now + Self.monitoredRetry
       } else {
         // Without udevd, or there (udev said so) but not openable yet: soon again.
-        backoff = min(Self.maximumBackoff, backoff * 2)
-        retryAt = now + backoff
+        retryAt = now + reopenWaits.failed()
       }
     }
   }

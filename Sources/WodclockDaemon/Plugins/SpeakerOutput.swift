@@ -27,6 +27,7 @@
 import Configuration
 import DisplayKit
 import HardwareKit
+import RetryKit
 import SoundKit
 import SounderKit
 import WorkoutCore
@@ -96,8 +97,9 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
   static let allowedDrift: Int64 = 2_000_000
   /// The count follows the position once it is this far off.
   static let followedDrift: Int64 = 200_000
-  static let minimumBackoff: Int64 = 1_000_000_000
-  static let maximumBackoff: Int64 = 30_000_000_000
+  /// A device that cannot be opened is tried again after 1 s, the wait doubled on every open
+  /// that fails up to 30 s.
+  static let reopenBackoff = RetryBackoff(initial: 1_000_000_000, maximum: 30_000_000_000)
 
   private var context: PluginContext?
   private var clock: (() -> Int64)?
@@ -149,7 +151,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
 
   // Reopening.
   private var retryAt: Int64?
-  private var backoff = SpeakerOutput.minimumBackoff
+  private var reopenWaits = SpeakerOutput.reopenBackoff
   /// What was said about the device: nothing yet, that it is away, or that it is lost.
   private var away = false
 
@@ -215,7 +217,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
     if clock == nil { clock = context.clock.monotonic }
     schedule = SoundSchedule()
     foreseen = []
-    backoff = Self.minimumBackoff
+    reopenWaits.reset()
     away = false
     open(at: now(0))
   }
@@ -502,7 +504,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
       if bank.sampleRate != opened.sampleRate || bank.clips.isEmpty {
         remakeBank(sampleRate: opened.sampleRate)
       }
-      backoff = Self.minimumBackoff
+      reopenWaits.reset()
       openMusicControl(at: now)
       if away {
         away = false
@@ -522,8 +524,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
         if let hint = error.hint { fields.append(("hint", hint)) }
         context?.log(.warning, "sound device not available; retrying", fields)
       }
-      retryAt = now + backoff
-      backoff = min(Self.maximumBackoff, backoff * 2)
+      retryAt = now + reopenWaits.failed()
     }
   }
 
@@ -540,8 +541,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
         .warning, "sound device lost; reopening when it is back",
         [("device", deviceName), ("error", error.description)])
     }
-    retryAt = now + backoff
-    backoff = min(Self.maximumBackoff, backoff * 2)
+    retryAt = now + reopenWaits.failed()
   }
 
   /// When feed number `feed` comes, the last one having been at `now`: at a phase of the period

@@ -7,6 +7,7 @@ import ButtonKit
 import ConfigFormat
 import Configuration
 import HardwareKit
+import RetryKit
 import WorkoutCore
 
 /// Reads the keys of the devices one selector names (a receiver often has several event nodes:
@@ -42,7 +43,7 @@ public final class USBRemoteInput: InputPlugin {
   /// Nodes that failed to open or grab, so the failure is logged once per node.
   private var refused: Set<String> = []
   private var rescanAt: Int64?
-  private var rescanBackoff = USBRemoteInput.firstRescan
+  private var rescanWaits = USBRemoteInput.rescanBackoff
   private var missingReported = false
   private var lastInstant: Int64 = .min
 
@@ -53,9 +54,9 @@ public final class USBRemoteInput: InputPlugin {
     init(device: any KeyDevice) { self.device = device }
   }
 
-  /// The first rescan after the device went missing; doubled up to `maximumRescan`.
-  static let firstRescan: Int64 = 250_000_000
-  static let maximumRescan: Int64 = 4_000_000_000
+  /// Without a hotplug monitor, the first rescan after the device went missing comes after
+  /// 250 ms, the wait doubled on every rescan that does not find it, up to 4 s.
+  static let rescanBackoff = RetryBackoff(initial: 250_000_000, maximum: 4_000_000_000)
   /// With a working hotplug monitor, a slow rescan still catches a lost notification (a
   /// netlink burst overflows the socket: ENOBUFS, libudev.md §monitor).
   static let monitoredRescan: Int64 = 30_000_000_000
@@ -194,7 +195,7 @@ public final class USBRemoteInput: InputPlugin {
       if let usb = first.usbID { fields.append(("usb_id", usb)) }
       context?.log(.notice, "remote connected", fields)
       missingReported = false
-      rescanBackoff = Self.firstRescan
+      rescanWaits.reset()
     }
     if open.isEmpty {
       scheduleRescan(at: now)
@@ -207,8 +208,7 @@ public final class USBRemoteInput: InputPlugin {
     if monitor != nil {
       rescanAt = now + Self.monitoredRescan
     } else {
-      rescanAt = now + rescanBackoff
-      rescanBackoff = min(rescanBackoff * 2, Self.maximumRescan)
+      rescanAt = now + rescanWaits.failed()
     }
   }
 
@@ -261,7 +261,7 @@ public final class USBRemoteInput: InputPlugin {
         .warning, "remote disconnected; waiting for it to come back",
         [("device", node.device.info.name), ("hotplug", monitor == nil ? "rescan" : "udev")])
     }
-    rescanBackoff = Self.firstRescan
+    rescanWaits.reset()
     scheduleRescan(at: now)
   }
 

@@ -3,6 +3,7 @@
 // descriptors the loop watches for it, and (for an output) the cues it has not been given yet.
 
 import Configuration
+import RetryKit
 
 /// A plugin instance and what the daemon knows about it. The same for inputs and outputs.
 final class PluginSlot {
@@ -17,13 +18,13 @@ final class PluginSlot {
 
   enum State: Equatable {
     case running
-    /// Failed; retried at `retryAt` (monotonic ns), the next wait being `backoff`.
-    case failed(retryAt: Int64, backoff: Int64)
+    /// Failed; retried at `retryAt` (monotonic ns), the next wait being `backoff.upcoming`.
+    case failed(retryAt: Int64, backoff: RetryBackoff)
   }
 
-  /// The first wait after a failure, doubled on every failed retry up to the maximum.
-  static let initialBackoff: Int64 = 1_000_000_000
-  static let maximumBackoff: Int64 = 30_000_000_000
+  /// The waits of a plugin that keeps failing: 1 s, doubled on every failed retry up to 30 s;
+  /// from the first again once it runs.
+  static let retryWaits = RetryBackoff(initial: 1_000_000_000, maximum: 30_000_000_000)
   /// An output that is down keeps at most this many cues for its return.
   static let maximumPendingCues = 64
 
@@ -31,7 +32,7 @@ final class PluginSlot {
   let instance: PluginInstance
   let role: Role
   /// Not started yet counts as a failure whose retry is due at once.
-  var state: State = .failed(retryAt: 0, backoff: initialBackoff)
+  var state: State = .failed(retryAt: 0, backoff: retryWaits)
   /// Cues an output missed while it was down, for when it is back.
   var pendingCues: [FrameCue] = []
   /// What the loop watches for the plugin now.
@@ -68,13 +69,15 @@ final class PluginSlot {
   func failure(at now: Int64) -> (next: State, wording: String?) {
     switch state {
     case .running:
-      return (
-        .failed(retryAt: now + Self.initialBackoff, backoff: Self.initialBackoff * 2), "failed"
-      )
-    case .failed(_, let backoff):
-      let next = State.failed(
-        retryAt: now + backoff, backoff: min(backoff * 2, Self.maximumBackoff))
-      return (next, backoff == Self.initialBackoff ? "cannot start" : nil)
+      var backoff = Self.retryWaits
+      let wait = backoff.failed()
+      return (.failed(retryAt: now + wait, backoff: backoff), "failed")
+    case .failed(_, var backoff):
+      // Only a failure given the first wait is said: the first of a plugin never started (one
+      // that ran was said as `failed`, and its retries wait longer).
+      let wait = backoff.failed()
+      let next = State.failed(retryAt: now + wait, backoff: backoff)
+      return (next, wait == backoff.initial ? "cannot start" : nil)
     }
   }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // How long to wait before trying again after a failure: a first wait, doubled on every failure
-// in a row up to a ceiling, and back to the first after a success. The daemon's plugin slots
-// keep the same policy (1 s doubling to 30 s).
+// in a row up to a ceiling, and back to the first after a success. The one policy of every part
+// that retries (the MQTT client, the plugin slots, the outputs and inputs that reopen their
+// devices), each with its own first wait and ceiling; a value given no clock, so the waits of
+// each are tested exactly.
 
 /// The waits between attempts at something that fails until it does not (a connection, a
 /// device). A value: the caller keeps it with what it retries.
