@@ -128,6 +128,10 @@ struct SessionResult {
   var underruns = 0
   var overruns = 0
   var end = SessionEnd.done
+  /// Seconds of sound written to the card and recorded back: which side stopped, when clicks
+  /// go missing.
+  var playedSeconds = 0.0
+  var recordedSeconds = 0.0
 }
 
 let playbackToken: UInt64 = 1
@@ -233,6 +237,8 @@ func session(
   }
   result.underruns = streams.playback.underruns
   result.overruns = streams.capture.overruns
+  result.playedSeconds = Double(written) / Double(rate)
+  result.recordedSeconds = Double(recording.samples.count) / Double(rate)
   // Onsets: a loud sample after at least 5 ms of quiet.
   result.onsets = recording.onsets(threshold: threshold)
   return result
@@ -267,7 +273,11 @@ func lateness(_ result: SessionResult, what: String) -> [Int64]? {
   check(
     matched.count == result.deadlines.count,
     "\(what): every click found within 50 ms of its deadline",
-    "\(matched.count) of \(result.deadlines.count) found, \(result.onsets.count) onsets heard")
+    "\(matched.count) of \(result.deadlines.count) found, \(result.onsets.count) onsets heard, "
+      + "the last \(milliseconds((result.onsets.last ?? 0) - (result.deadlines.first ?? 0))) ms "
+      + "after the first deadline; \(milliseconds(Int64(result.playedSeconds * 1e9))) ms played, "
+      + "\(milliseconds(Int64(result.recordedSeconds * 1e9))) ms recorded, \(result.underruns) underruns, "
+      + "\(result.overruns) overruns")
   // An underrun in the middle of a click splits it in two.
   check(
     result.onsets.count <= result.deadlines.count + result.underruns,
