@@ -12,8 +12,11 @@ public struct JSONObject: Sendable {
   /// One member: a key and its value.
   public typealias Element = (key: String, value: JSONValue)
 
-  /// Member count above which lookups use a hash index.
-  static let indexThreshold = 12
+  /// Member count above which lookups use a hash index. The status object (27 members, built
+  /// on every wake-up someone watches) stays below it: comparing lengths, then bytes, of at most
+  /// 32 short keys costs less than hashing them, and at most 32 × 32 comparisons an object
+  /// bounds what a hostile client's duplicate keys can make it do.
+  static let indexThreshold = 32
 
   /// Keys in insertion order.
   public private(set) var keys: [String]
