@@ -35,6 +35,17 @@ extension Loader {
   ]
   static let listenExample = "\"0.0.0.0:8080\""
 
+  /// The `web:` keys that are counts: the setting each fills and its range.
+  static func webCount(_ key: String) -> (WritableKeyPath<WebSettings, Int>, ClosedRange<Int>)? {
+    switch key {
+    case "connections": (\.connections, WebLimits.connections)
+    case "connections_per_address": (\.connectionsPerAddress, WebLimits.connectionsPerAddress)
+    case "streams": (\.streams, WebLimits.streams)
+    case "streams_per_address": (\.streamsPerAddress, WebLimits.streamsPerAddress)
+    default: nil
+    }
+  }
+
   mutating func readWeb(_ node: ConfigNode?) -> WebSettings? {
     guard let node,
       let mapping = checker.mapping(
@@ -52,25 +63,15 @@ extension Loader {
         if let address = readListen(entry.value) { settings.listen = address }
       case "pin": settings.pin = readPIN(entry.value)
       case "hosts": if let hosts = readHosts(entry.value) { settings.hosts = hosts }
-      case "connections":
-        if let value = checker.integer(entry.value, key: key, in: WebLimits.connections) {
-          settings.connections = value
-        }
-      case "connections_per_address":
-        if let value = checker.integer(entry.value, key: key, in: WebLimits.connectionsPerAddress) {
-          settings.connectionsPerAddress = value
-        }
-      case "streams":
-        if let value = checker.integer(entry.value, key: key, in: WebLimits.streams) {
-          settings.streams = value
-        }
-      case "streams_per_address":
-        if let value = checker.integer(entry.value, key: key, in: WebLimits.streamsPerAddress) {
-          settings.streamsPerAddress = value
-        }
-      default:
+      case "request_timeout":
         if let value = checker.duration(entry.value, key: key, in: WebLimits.requestTimeout) {
           settings.requestTimeout = value
+        }
+      default:
+        if let (setting, range) = Self.webCount(key),
+          let value = checker.integer(entry.value, key: key, in: range)
+        {
+          settings[keyPath: setting] = value
         }
       }
     }
