@@ -68,6 +68,13 @@ public final class MQTTClient {
   /// Connections the broker ended soon after accepting them, in a row.
   private var takeOversInARow = 0
   private var clashWaits = MQTTClient.clashBackoff
+  /// The wait before the next attempt as it was chosen at the last failure, in nanoseconds;
+  /// nil while connected or before a failure.
+  public var retryWait: Int64? {
+    if case .waiting = state { return lastRetryWait }
+    return nil
+  }
+  private var lastRetryWait: Int64 = 0
   /// Connections the broker accepted (CONNACK with reason 0), since the client was made.
   public private(set) var connectionsAccepted = 0
   /// Connections ended because another client took the client id over (see
@@ -390,6 +397,7 @@ public final class MQTTClient {
   private func retry(after now: Int64, held: Bool) {
     if held { backoff.reset() }
     let wait = clientIDClash ? clashWaits.failed() : backoff.failed()
+    lastRetryWait = wait
     state = .waiting(retryAt: now > Int64.max - wait ? Int64.max : now + wait)
     pendingSubscriptions = [:]
   }

@@ -747,6 +747,10 @@ final class LinkFront {
         ]))
     }
     object["client_id_clash"] = .bool(client.clientIDClash)
+    // The wait chosen before the next attempt while there is no connection (a clash waits
+    // 30 s and more, another failure 1 s doubling to 30 s): what a script or test reads
+    // instead of timing the attempts.
+    object["retry_wait_s"] = client.retryWait.map { .double(Double($0) / 1e9) } ?? .null
     if let sign { object["sign"] = .string(sign) }
     return .object(object)
   }
