@@ -44,6 +44,8 @@ public final class HTTPServer {
   /// it: it holds the listening socket alone while a stream is parked, as /proc/self/fdinfo
   /// shows) and MHD_get_timeout counts neither.
   private var mustRunAgain = false
+  /// The instant of the run in progress (callbacks only happen inside ``run(at:)``).
+  private var runInstant: Int64 = 0
 
   /// One open connection: who it is from, and since when it waits for a complete request.
   final class Connection {
@@ -183,12 +185,15 @@ public final class HTTPServer {
   }
 
   /// Handles what is ready: accepts, reads, answers, writes, closes; the handler is called from
-  /// here. Call it when ``pollDescriptor`` is readable or ``nextWakeUp(after:)`` has come.
-  public func run() {
+  /// here. Call it when ``pollDescriptor`` is readable or ``nextWakeUp(after:)`` has come;
+  /// `now` (monotonic) is the instant the loop woke at, which the connections accepted or
+  /// answered in this run are stamped with.
+  public func run(at now: Int64) {
     guard let server else { return }
     // A stream woken from inside this run (a request's handler sends to it) sets it again.
     mustRunAgain = false
-    closeLateRequests(at: MonotonicClock.now())
+    runInstant = now
+    closeLateRequests(at: now)
     if cmhd_run(server) != 0 { log?("the web server's run failed") }
   }
 
@@ -566,7 +571,7 @@ public final class HTTPServer {
       connections.count >= limits.maximumConnections
       || fromAddress >= limits.maximumConnectionsPerAddress
     connections[pointer] = Connection(
-      address: address, awaitingSince: MonotonicClock.now(), overLimit: overLimit)
+      address: address, awaitingSince: runInstant, overLimit: overLimit)
     connectionsPerAddress[address] = fromAddress + 1
   }
 
@@ -577,7 +582,7 @@ public final class HTTPServer {
   ) {
     mustRunAgain = true
     // The next request on a kept-alive connection is waited for from now.
-    if let connection { connections[connection]?.awaitingSince = MonotonicClock.now() }
+    if let connection { connections[connection]?.awaitingSince = runInstant }
     guard let context = requestContext.pointee else { return }
     requestContext.pointee = nil
     let pending = Unmanaged<PendingRequest>.fromOpaque(context).takeRetainedValue()

@@ -13,8 +13,8 @@ public protocol HTTPTransport: AnyObject {
   var readinessDescriptor: FileDescriptor? { get }
   /// The connections open now, event streams among them (for `stats`).
   var connectionCount: Int { get }
-  /// Handles what is ready; the handler is called from inside.
-  func run()
+  /// Handles what is ready at monotonic `now`; the handler is called from inside.
+  func run(at now: Int64)
   /// When ``run()`` must be called even if nothing is ready; nil when only readiness matters.
   func nextWakeUp(after now: Int64) -> Int64?
   /// Appends `bytes` to an event stream; false when the stream is gone or was closed by it.

@@ -81,7 +81,7 @@ final class ServerHarness {
     let events = try poller.wait(until: min(wakeUp ?? Int64.max, now + slice))
     if !events.isEmpty || (wakeUp.map { $0 <= MonotonicClock.now() } ?? false) {
       runs += 1
-      server.run()
+      server.run(at: MonotonicClock.now())
     }
   }
 

@@ -48,7 +48,7 @@ public final class InMemoryHTTP: HTTPTransport {
 
   // MARK: - What the web front calls
 
-  public func run() {}
+  public func run(at now: Int64) {}
   public func nextWakeUp(after now: Int64) -> Int64? { nil }
 
   @discardableResult

@@ -59,7 +59,7 @@ extension Daemon: WebDaemonAccess {
     let now = clock.monotonic()
     let ready = webReady
     webReady = false
-    if ready || web.isDue(at: now) { web.run() }
+    if ready || web.isDue(at: now) { web.run(at: now) }
   }
 
   /// A reload's `web:` section: the same address and bounds keep the server (a new PIN signs

@@ -200,8 +200,8 @@ final class WebFront: HTTPRequestHandler {
 
   /// Lets the library do what is ready or due: accept, read, answer (through ``answer(_:)``),
   /// write, time out.
-  func run() {
-    server?.run()
+  func run(at now: Int64) {
+    server?.run(at: now)
   }
 
   /// Whether the library has work waiting without its descriptor being readable.
