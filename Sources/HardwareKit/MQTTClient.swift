@@ -31,62 +31,29 @@ public final class MQTTClient {
   public private(set) var broker: SocketAddress?
   /// The subscriptions made again on every connection, in the order they were asked for.
   public private(set) var subscriptions: [Subscription] = []
-  /// How long a connection must have been up for the backoff to start again at 1 s. One the
-  /// broker ends at once (a second clock with the same client id taking the session over, a
-  /// broker that drops a client it does not like) keeps backing off, so two clocks with one
-  /// id do not throw each other off every second.
-  public static let heldConnectionNanoseconds: Int64 = 10_000_000_000
   /// The library's keepalive and retry work is done this often while a socket is open.
   public static let housekeepingNanoseconds: Int64 = 1_000_000_000
   /// The protocol spoken.
   public static let protocolName = "MQTT v5"
-  /// How many connections in a row the broker ends soon after accepting them before they are
-  /// taken for a client id clash, when it gives no reason code.
-  public static let takeOversForClash = 2
-  /// The waits between attempts once a clash is seen: the other client keeps the connection
-  /// meanwhile, and the two do not take it from each other every second.
-  public static let clashBackoff = RetryBackoff(
-    initial: 30_000_000_000, maximum: 300_000_000_000)
-
-  private enum State: Equatable {
-    /// Not connected yet: ``connect(to:now:)`` has not been called.
-    case idle
-    /// A socket is open, the broker's CONNACK has not come.
-    case connecting
-    /// The broker accepted, at this instant.
-    case connected(since: Int64)
-    /// No socket; the next attempt is due at this instant.
-    case waiting(retryAt: Int64)
-    case closed
-  }
 
   private var client: OpaquePointer?
-  private var state: State = .idle
-  private var backoff: RetryBackoff
+  /// Attempts, acceptance, endings, the waits between attempts and the client id clash.
+  private var cycle: MQTTConnectionCycle
   private var nextHousekeeping: Int64 = 0
-  private var connectionCount = 0
-  /// Connections the broker ended soon after accepting them, in a row.
-  private var takeOversInARow = 0
-  private var clashWaits = MQTTClient.clashBackoff
+  /// The instant of the caller's last call that gave one: a call that gives none (a publish)
+  /// and finds the connection ended stamps the ending with it, rather than read a clock.
+  private var lastNow: Int64 = 0
   /// The wait before the next attempt as it was chosen at the last failure, in nanoseconds;
   /// nil while connected or before a failure.
-  public var retryWait: Int64? {
-    if case .waiting = state { return lastRetryWait }
-    return nil
-  }
-  private var lastRetryWait: Int64 = 0
+  public var retryWait: Int64? { cycle.retryWait }
   /// Connections the broker accepted (CONNACK with reason 0), since the client was made.
-  public private(set) var connectionsAccepted = 0
+  public var connectionsAccepted: Int { cycle.connectionsAccepted }
   /// Connections ended because another client took the client id over (see
   /// ``clientIDClash``), since the client was made.
-  public private(set) var clientIDTakeOvers = 0
-  /// Whether another client uses this client id on the broker now: the broker ended a
-  /// connection with reason 0x8E "Session taken over" (MQTT v5 section 3.14.2.1; section
-  /// 3.1.4 step 3: the server disconnects the existing client with that id), or ended
-  /// ``takeOversForClash`` connections in a row soon after accepting them (a broker that
-  /// closes the old socket before the DISCONNECT is written, or speaks 3.1.1, gives no
-  /// reason). Cleared once a connection is held.
-  public private(set) var clientIDClash = false
+  public var clientIDTakeOvers: Int { cycle.clientIDTakeOvers }
+  /// Whether another client uses this client id on the broker now
+  /// (``MQTTConnectionCycle/clientIDClash``).
+  public var clientIDClash: Bool { cycle.clientIDClash }
   private var events: [Event] = []
   /// The subscriptions sent and not answered yet, by message id.
   private var pendingSubscriptions: [Int32: String] = [:]
@@ -102,7 +69,7 @@ public final class MQTTClient {
   ///   keepalive, user name, password, will, an unreadable CA file).
   public init(options: Options) throws(MQTTError) {
     self.options = options
-    backoff = options.reconnectBackoff
+    cycle = MQTTConnectionCycle(backoff: options.reconnectBackoff)
     var message = [CChar](repeating: 0, count: 512)
     guard cmosq_load(&message, message.count) == 0 else {
       throw MQTTError(
@@ -173,7 +140,7 @@ public final class MQTTClient {
   /// - Throws: ``MQTTError`` when the attempt cannot be made at all: port 0, the CA file's
   ///   certificates do not load, the library refuses the address.
   public func connect(to address: SocketAddress, now: Int64) throws(MQTTError) {
-    guard let client, state != .closed else {
+    guard let client, cycle.phase != .closed else {
       throw MQTTError(reason: .notConnected, message: "the MQTT client is closed")
     }
     guard address.port != 0 else {
@@ -182,7 +149,8 @@ public final class MQTTClient {
     }
     if cmosq_socket(client) >= 0 { _ = cmosq_disconnect(client) }
     broker = address
-    backoff.reset()
+    lastNow = max(lastNow, now)
+    cycle.restart()
     var errorNumber: Int32 = 0
     let result = address.address.description.withCString {
       cmosq_connect(client, $0, Int32(address.port), Int32(options.keepAliveSeconds), &errorNumber)
@@ -196,7 +164,6 @@ public final class MQTTClient {
     }
     if result == CMOSQ_ERR_TLS {
       defer { cmosq_clear_last_log(client) }
-      state = .idle
       throw MQTTError(
         reason: .certificateAuthorityFile,
         message:
@@ -231,21 +198,18 @@ public final class MQTTClient {
     guard socket >= 0 else { return nil }
     return Watch(
       descriptor: FileDescriptor(rawValue: socket), writable: cmosq_want_write(client),
-      connection: connectionCount)
+      connection: cycle.attempts)
   }
 
   /// Whether the broker has accepted the current connection.
-  public var isConnected: Bool {
-    if case .connected = state { return true }
-    return false
-  }
+  public var isConnected: Bool { cycle.isConnected }
 
   /// When ``handleReady(readable:writable:now:)`` must be called even if the socket stays
   /// quiet, in `CLOCK_MONOTONIC` nanoseconds: the next housekeeping while a socket is open
   /// (keepalive pings, about once a second), the next attempt while there is none; nil before
   /// ``connect(to:now:)`` and after ``close()``.
   public var nextWakeUp: Int64? {
-    switch state {
+    switch cycle.phase {
     case .idle, .closed: nil
     case .waiting(let retryAt): retryAt
     case .connecting, .connected: nextHousekeeping
@@ -259,13 +223,12 @@ public final class MQTTClient {
   @discardableResult
   public func handleReady(readable: Bool, writable: Bool, now: Int64) -> [Event] {
     guard let client else { return takeEvents() }
-    if case .connected(let since) = state, now - since >= Self.heldConnectionNanoseconds {
-      takeOversInARow = 0
-      clientIDClash = false
-      clashWaits.reset()
-    }
+    lastNow = max(lastNow, now)
+    cycle.noteHeld(at: now)
     if cmosq_socket(client) >= 0 {
-      if state == .connecting && (readable || writable) { socketError = pendingSocketError() }
+      if cycle.phase == .connecting && (readable || writable) {
+        socketError = pendingSocketError()
+      }
       if readable { _ = cmosq_loop_read(client) }
       if writable && cmosq_socket(client) >= 0 { _ = cmosq_loop_write(client) }
       if now >= nextHousekeeping && cmosq_socket(client) >= 0 {
@@ -274,7 +237,7 @@ public final class MQTTClient {
       }
       drain(now: now)
     }
-    if case .waiting(let retryAt) = state, now >= retryAt {
+    if cycle.attemptDue(at: now) {
       var errorNumber: Int32 = 0
       let result = cmosq_reconnect(client, &errorNumber)
       started(result, errorNumber: errorNumber, now: now)
@@ -366,7 +329,7 @@ public final class MQTTClient {
     }
     cmosq_destroy(client)
     self.client = nil
-    state = .closed
+    cycle.close()
   }
 
   // MARK: - Events
@@ -380,25 +343,16 @@ public final class MQTTClient {
       && cmosq_socket(client) >= 0
     {
       cmosq_clear_last_log(client)
-      connectionCount += 1
-      state = .connecting
+      cycle.attemptStarted()
       nextHousekeeping = now + Self.housekeepingNanoseconds
       drain(now: now)
       return
     }
-    state = .connecting
     // Made before the library's last log line is cleared: it holds OpenSSL's reason.
     let failure = disconnectionError(result, errorNumber: errorNumber, connected: false)
     cmosq_clear_last_log(client)
     events.append(.connectionFailed(failure))
-    retry(after: now, held: false)
-  }
-
-  private func retry(after now: Int64, held: Bool) {
-    if held { backoff.reset() }
-    let wait = clientIDClash ? clashWaits.failed() : backoff.failed()
-    lastRetryWait = wait
-    state = .waiting(retryAt: now > Int64.max - wait ? Int64.max : now + wait)
+    cycle.attemptFailed(at: now)
     pendingSubscriptions = [:]
   }
 
@@ -412,8 +366,7 @@ public final class MQTTClient {
       switch event.kind {
       case Int32(CMOSQ_EVENT_CONNECT.rawValue):
         if event.code == 0 {
-          connectionsAccepted += 1
-          state = .connected(since: now ?? MonotonicClock.now())
+          cycle.accepted(at: now ?? lastNow)
           events.append(.connected(sessionPresent: event.flags & 1 != 0))
           for subscription in subscriptions { send(subscription) }
         } else {
@@ -421,42 +374,46 @@ public final class MQTTClient {
           events.append(.refused(refusal(Int(event.code))))
         }
       case Int32(CMOSQ_EVENT_DISCONNECT.rawValue):
-        let at = now ?? MonotonicClock.now()
-        var held = false
-        if case .connected(let since) = state {
-          held = at - since >= Self.heldConnectionNanoseconds
-          let expected = event.code == 0
-          let takenOver =
-            event.code == 0x8E || (!held && Int(event.code) == CMOSQ_ERR_CONN_LOST)
-          takeOversInARow = takenOver ? takeOversInARow + 1 : 0
-          if event.code == 0x8E || takeOversInARow >= Self.takeOversForClash {
-            clientIDClash = true
-            clientIDTakeOvers += 1
-          } else if held {
-            clientIDClash = false
-            clashWaits.reset()
+        let at = now ?? lastNow
+        let wasConnected = cycle.isConnected
+        let cause: MQTTConnectionCycle.Cause =
+          switch Int(event.code) {
+          case 0: .asked
+          case 0x8E: .sessionTakenOver
+          case CMOSQ_ERR_CONN_LOST: .lost
+          default: .other
           }
-          let error: MQTTError? =
-            expected
-            ? nil
-            : clientIDClash
-              ? clashError
-              : takenOver
-                ? MQTTError(
-                  reason: .connectionLost,
-                  message: "\(brokerText) ended the connection \((at - since) / 1_000_000) ms "
-                    + "after accepting it",
-                  hint: "another client with the client id \"\(options.clientID)\" takes "
-                    + "the connection over, or the broker refuses what this client sends")
-                : disconnectionError(event.code, errorNumber: event.error_number, connected: true)
-          events.append(.disconnected(expected: expected, error))
-        } else if !refusalReported {
+        let ending = cycle.ended(cause, at: at)
+        pendingSubscriptions = [:]
+        switch ending {
+        case .asked?:
+          events.append(.disconnected(expected: true, nil))
+        case .clientIDClash?:
+          events.append(.disconnected(expected: false, clashError))
+        case .endedSoon(let after)?:
           events.append(
-            .connectionFailed(
-              disconnectionError(event.code, errorNumber: event.error_number, connected: false)))
+            .disconnected(
+              expected: false,
+              MQTTError(
+                reason: .connectionLost,
+                message: "\(brokerText) ended the connection \(after / 1_000_000) ms "
+                  + "after accepting it",
+                hint: "another client with the client id \"\(options.clientID)\" takes "
+                  + "the connection over, or the broker refuses what this client sends")))
+        case .other?:
+          events.append(
+            .disconnected(
+              expected: false,
+              disconnectionError(event.code, errorNumber: event.error_number, connected: true)))
+        case nil:
+          if !wasConnected && !refusalReported {
+            events.append(
+              .connectionFailed(
+                disconnectionError(event.code, errorNumber: event.error_number, connected: false))
+            )
+          }
         }
         refusalReported = false
-        retry(after: at, held: held)
       case Int32(CMOSQ_EVENT_MESSAGE.rawValue):
         let topic = event.topic.map {
           String(
@@ -484,7 +441,7 @@ public final class MQTTClient {
     // A socket gone without the library's callback (it calls back on every path in 2.0.11;
     // this keeps the state right should one not).
     if let now, cmosq_socket(client) < 0 {
-      switch state {
+      switch cycle.phase {
       case .connecting, .connected:
         // A TLS handshake that failed after the connect returned (a broker's certificate
         // that does not verify, on a slower connection) ends here: OpenSSL's reason is the
@@ -495,7 +452,8 @@ public final class MQTTClient {
           : MQTTError(reason: .connectionLost, message: "the connection to \(brokerText) ended")
         cmosq_clear_last_log(client)
         events.append(.connectionFailed(failure))
-        retry(after: now, held: false)
+        cycle.attemptFailed(at: now)
+        pendingSubscriptions = [:]
       default: break
       }
     }
@@ -519,7 +477,8 @@ public final class MQTTClient {
       message: "another client uses the client id \"\(options.clientID)\" on \(brokerText): "
         + "the broker hands the connection to the latest of them",
       hint: "give each client its own client id; this one tries again in "
-        + "\(clashWaits.upcoming / 1_000_000_000) s or more, not every second")
+        + "\((cycle.retryWait ?? cycle.upcomingClashWait) / 1_000_000_000) s or more, "
+        + "not every second")
   }
 
   private var brokerText: String { broker.map { "the MQTT broker at \($0)" } ?? "the MQTT broker" }

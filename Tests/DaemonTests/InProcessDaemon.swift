@@ -136,7 +136,8 @@ extension PluginKind {
 
 /// One daemon on manual time, with its config, state and socket in a temporary directory.
 final class InProcessDaemon {
-  let time = ManualTime()
+  /// Its clock: its own, or one several daemons share (``InProcessRoom``).
+  let time: ManualTime
   private let scratch: ScratchDirectory
   var directory: String { scratch.path }
   var configPath: String { directory + "/wodclock.yaml" }
@@ -148,10 +149,17 @@ final class InProcessDaemon {
 
   /// The web interface's transports: in memory, the current one where the test makes requests.
   let web = InMemoryHTTP.Maker()
+  /// The link's MQTT clients: of an in-memory broker, when the test gives one.
+  let link: InMemoryMQTTClient.Maker?
   private let watchdogInterval: Int64?
   private let catalog: [PluginKind]
 
-  init(config: String, kinds: [PluginKind], watchdogInterval: Int64? = nil) throws {
+  init(
+    config: String, kinds: [PluginKind], watchdogInterval: Int64? = nil,
+    time: ManualTime = ManualTime(), link: InMemoryMQTTClient.Maker? = nil
+  ) throws {
+    self.time = time
+    self.link = link
     self.watchdogInterval = watchdogInterval
     catalog = PluginCatalog.kinds + kinds
     scratch = try ScratchDirectory(prefix: "wodclock-inprocess-")
@@ -171,11 +179,21 @@ final class InProcessDaemon {
     options.configPath = configPath
     options.socketPath = directory + "/wodclockd.sock"
     options.stateDirectory = directory + "/state"
+    var linkTransport: MQTTTransportMaker = Self.noBroker
+    if let link { linkTransport = link.make }
     return try Daemon(
       options: options, configuration: loaded.configuration, logger: logger,
       environment: DaemonEnvironment(
         clock: time.clock, notifier: SystemdNotifier(socketPath: notifications.path),
-        watchdogInterval: watchdogInterval, catalog: catalog, webTransport: web.make))
+        watchdogInterval: watchdogInterval, catalog: catalog, webTransport: web.make,
+        linkTransport: linkTransport))
+  }
+
+  /// The link's transport when the test gives no broker: a config with `mqtt:` fails to start.
+  private static func noBroker(_ options: MQTTClient.Options) throws(MQTTError)
+    -> any MQTTTransport
+  {
+    throw MQTTError(reason: .libraryMissing, message: "this test gives no MQTT broker")
   }
 
   /// The daemon stops and a new one starts on the same files, as after `systemctl restart`.
@@ -185,8 +203,52 @@ final class InProcessDaemon {
     start()
   }
 
-  deinit {
+  /// The process is killed (SIGKILL, a power cut): nothing is saved or said on the way out, its
+  /// connection to the broker goes silent, and the socket goes with the process.
+  func kill() {
+    link?.current?.goSilent()
+    daemon.server.close()
+    killed = true
+  }
+
+  /// A killed daemon is started again on the same files, as systemd's `Restart=` does.
+  func startAgain() throws {
+    daemon = try makeDaemon()
+    killed = false
+    start()
+  }
+
+  /// Whether the daemon was killed and not started again: it takes no turns.
+  private(set) var killed = false
+
+  /// Whether the loop has something to do now.
+  var isDue: Bool { nextWakeUp <= time.monotonic }
+
+  /// When the loop asks to be woken next; never while killed.
+  var nextWakeUp: Int64 { killed ? .max : daemon.nextWakeUp(after: time.monotonic) }
+
+  /// One turn of the loop at the clock's now, and what the link's transport has for it: as
+  /// the loop's turn and its service of what was ready.
+  func takeTurn() {
+    guard !killed else { return }
+    daemon.turn()
+    daemon.serveLink()
+    drainNotifications()
+  }
+
+  /// Whether ``stop()`` ended the daemon.
+  private var stopped = false
+
+  /// The daemon stops, as at `systemctl stop`.
+  func stop() {
+    guard !stopped else { return }
+    stopped = true
     daemon.shutDown()
+    drainNotifications()
+  }
+
+  deinit {
+    if !stopped && !killed { daemon.shutDown() }
     notifications.close()
     scratch.remove()
   }
@@ -205,13 +267,11 @@ final class InProcessDaemon {
       let next = daemon.nextWakeUp(after: time.monotonic)
       guard next <= target else { break }
       time.monotonic = max(time.monotonic, next)
-      daemon.turn()
-      drainNotifications()
+      takeTurn()
       turns += 1
     }
     time.monotonic = target
-    daemon.turn()
-    drainNotifications()
+    takeTurn()
   }
 
   /// The process is stopped for `seconds` (SIGSTOP, a suspended machine): time passes and the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The link between clocks in the daemon's loop: one MQTT connection (HardwareKit's
-// MQTTClient, libmosquitto in its external-loop mode) that a leader publishes its workout on
+// The link between clocks in the daemon's loop: one MQTT connection (an MQTTTransport the
+// daemon is given: HardwareKit's MQTTClient, libmosquitto in its external-loop mode) that a leader publishes its workout on
 // and a follower takes it from, commands from followers and Home Assistant, and Home
 // Assistant's discovery. What is published and how a follower computes the same second is
 // ClockLink's (docs/link-protocol.md); this part moves messages and asks the daemon.
@@ -55,7 +55,7 @@ final class LinkFront {
   var isStandalone: Bool {
     election?.yieldedTo != nil && settings.onConflict == .standalone
   }
-  private let client: MQTTClient
+  private let client: any MQTTTransport
   private let logger: Logger
   private let clock: DaemonClock
   private unowned let daemon: any LinkDaemonAccess
@@ -109,7 +109,8 @@ final class LinkFront {
   init(
     settings: MQTTSettings, password: [UInt8]?, clientID: LinkClientID,
     daemon: any LinkDaemonAccess,
-    logger: Logger, clock: DaemonClock, speed: Int64, resolver: AddressResolver = .wodclockd
+    logger: Logger, clock: DaemonClock, speed: Int64,
+    transport: MQTTTransportMaker = MQTTClient.make, resolver: AddressResolver = .wodclockd
   ) throws(MQTTError) {
     self.settings = settings
     // The loader checked the room's name.
@@ -125,8 +126,8 @@ final class LinkFront {
     if settings.role == .leader { election = LeaderElection(own: clientID) }
     // Every clock's last will is its own availability: a clock that leaves marks only itself
     // offline, and the room's leader is offline when its claimant's own topic says so.
-    client = try MQTTClient(
-      options: MQTTClient.Options(
+    client = try transport(
+      MQTTClient.Options(
         clientID: clientID.text,
         keepAliveSeconds: Self.keepAliveSeconds, username: settings.username, password: password,
         certificateAuthorityFile: settings.tls.map(Self.certificateAuthorities),
@@ -319,7 +320,7 @@ final class LinkFront {
 
   private func subscribe(_ filter: String) {
     do {
-      try client.subscribe(filter)
+      try client.subscribe(filter, qos: .atLeastOnce)
     } catch {
       logger.warning(
         "cannot subscribe on the MQTT broker", [("topic", filter), ("error", "\(error)")])

@@ -96,7 +96,7 @@ extension Daemon: LinkDaemonAccess {
     do {
       let front = try LinkFront(
         settings: settings, password: password, clientID: id, daemon: self, logger: logger,
-        clock: clock, speed: timeBase.speed)
+        clock: clock, speed: timeBase.speed, transport: environment.linkTransport)
       link = front
       front.start(at: now)
       watchLink()

@@ -91,9 +91,9 @@ public struct LocalZone: Sendable {
 }
 
 /// What the daemon is given from outside: its clocks, the service manager, the plugin kinds,
-/// the web server. The machine's own for `wodclockd`; tests give manual time, a socket of their
-/// own, fake plugin kinds and an in-memory web transport, and run the whole daemon in their
-/// process.
+/// the web server and the MQTT client. The machine's own for `wodclockd`; tests give manual
+/// time, a socket of their own, fake plugin kinds, an in-memory web transport and an in-memory
+/// broker's clients, and run the whole daemon (or several) in their process.
 public struct DaemonEnvironment {
   public var clock: DaemonClock
   public var notifier: SystemdNotifier
@@ -103,20 +103,25 @@ public struct DaemonEnvironment {
   /// Starts the web interface's server: libmicrohttpd on the machine, an in-memory transport
   /// in the tests.
   public var webTransport: HTTPTransportMaker
+  /// Makes the link's MQTT client: libmosquitto on the machine, a client of an in-memory
+  /// broker in the tests.
+  public var linkTransport: MQTTTransportMaker
 
   public init(
     clock: DaemonClock, notifier: SystemdNotifier, watchdogInterval: Int64?,
-    catalog: [PluginKind], webTransport: @escaping HTTPTransportMaker = HTTPServer.start
+    catalog: [PluginKind], webTransport: @escaping HTTPTransportMaker = HTTPServer.start,
+    linkTransport: @escaping MQTTTransportMaker = MQTTClient.make
   ) {
     self.clock = clock
     self.notifier = notifier
     self.watchdogInterval = watchdogInterval
     self.catalog = catalog
     self.webTransport = webTransport
+    self.linkTransport = linkTransport
   }
 
   /// The machine's clocks, systemd's `NOTIFY_SOCKET` and `WATCHDOG_USEC`, every plugin kind,
-  /// libmicrohttpd.
+  /// libmicrohttpd, libmosquitto.
   public static var system: DaemonEnvironment {
     DaemonEnvironment(
       clock: .system, notifier: .fromEnvironment(), watchdogInterval: Watchdog.interval(),
