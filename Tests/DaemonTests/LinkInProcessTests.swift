@@ -231,9 +231,11 @@ import WodclockTestSupport
     }
     room.run(for: 1)
     let said = "another client uses the client id 'twin' on the MQTT broker"
-    let clashed = try #require(["twin-a", "twin-b"].first { !room[$0].logLines(containing: said).isEmpty })
+    let clashed = try #require(
+      ["twin-a", "twin-b"].first { !room[$0].logLines(containing: said).isEmpty })
     #expect(room[clashed].logLines(containing: said).count == 1, "said once")
-    #expect(room[clashed].logLines(containing: "give each clock its own `mqtt: client_id:`").count == 1)
+    #expect(
+      room[clashed].logLines(containing: "give each clock its own `mqtt: client_id:`").count == 1)
     let link = try room.link(clashed)
     #expect(link["client_id_clash"] == true)
     #expect(link["sign"] == "client id twin used twice")
@@ -314,5 +316,148 @@ import WodclockTestSupport
     #expect(room["wrong"].logLines(containing: "password").count >= 1)
     #expect(try room.link("wrong")["connected"] == false)
     #expect(try state(room["wrong"]) == "idle")
+  }
+}
+
+/// Home Assistant on the in-memory broker: what it discovers, and its commands.
+@Suite struct HomeAssistantInProcessTests {
+  /// The keys Home Assistant's MQTT integration documents per component (its docs'
+  /// configuration variables, those a clock can use), and the ones each needs.
+  static let commonKeys: Set<String> = [
+    "name", "unique_id", "object_id", "device", "availability_topic", "payload_available",
+    "payload_not_available", "icon", "entity_category", "qos",
+  ]
+  static let componentKeys: [String: (allowed: Set<String>, required: Set<String>)] = [
+    "button": (["command_topic", "payload_press", "retain", "device_class"], ["command_topic"]),
+    "select": (
+      ["command_topic", "options", "state_topic", "value_template", "retain"],
+      ["command_topic", "options"]
+    ),
+    "text": (
+      [
+        "command_topic", "state_topic", "value_template", "min", "max", "mode", "pattern",
+        "retain",
+      ], ["command_topic"]
+    ),
+    "sensor": (
+      [
+        "state_topic", "value_template", "device_class", "unit_of_measurement", "expire_after",
+        "json_attributes_topic", "state_class",
+      ], ["state_topic"]
+    ),
+    "binary_sensor": (
+      [
+        "state_topic", "value_template", "device_class", "payload_on", "payload_off",
+        "expire_after",
+      ], ["state_topic"]
+    ),
+    "event": (
+      ["state_topic", "event_types", "value_template", "device_class"],
+      ["state_topic", "event_types"]
+    ),
+  ]
+
+  private let base = "wodclock/hall/clock/front/"
+
+  private func front() throws -> InProcessRoom {
+    let room = InProcessRoom()
+    try room.add("front", role: "leader", extra: "  home_assistant: true")
+    room.run(for: 1)
+    return room
+  }
+
+  private func press(_ room: InProcessRoom, _ entity: String, _ payload: String) {
+    room.broker.publish(base + "ha/" + entity, Array(payload.utf8))
+    room.run(for: 0.001)
+  }
+
+  private func retained(_ room: InProcessRoom, _ topic: String) throws -> JSONValue? {
+    try room.broker.retainedMessage(base + topic).map { try JSONValue.parse($0) }
+  }
+
+  private func status(_ room: InProcessRoom) throws -> JSONObject { try room["front"].status() }
+
+  @Test func discoveryFollowsTheDocumentedSchemaAndComesBackOnBirth() throws {
+    let room = try front()
+    let configs = room.broker.retainedMessages(matching: "homeassistant/#")
+    #expect(configs.count >= 14)
+    var kinds: [String: [String]] = [:]
+    for (topic, payload) in configs {
+      let levels = topic.split(separator: "/").map(String.init)
+      try #require(levels.count == 5, "\(topic)")
+      #expect([levels[0], levels[2], levels[4]] == ["homeassistant", "front", "config"])
+      let config = try #require(try JSONValue.parse(payload).objectValue)
+      let keys = Set(config.keys)
+      let (allowed, required) = try #require(Self.componentKeys[levels[1]], "\(topic)")
+      #expect(keys.isSubset(of: Self.commonKeys.union(allowed)), "\(topic): \(keys)")
+      #expect(required.union(["name", "unique_id", "device"]).isSubset(of: keys), "\(topic)")
+      // The clock's own availability, the topic its last will is on.
+      #expect(config["availability_topic"] == .string(base + "available"))
+      kinds[levels[1], default: []].append(levels[3])
+    }
+    #expect(kinds["button"]?.sorted() == ["lap", "next", "reset", "start_pause"])
+    #expect(kinds["select"] == ["preset"])
+    #expect(kinds["text"] == ["workout"])
+    #expect(kinds["sensor"]?.contains("end") == true)
+    #expect(room.broker.retainedMessage(base + "available") == Array("online".utf8))
+
+    // Home Assistant restarted with its retained configs lost: it says so, they come back.
+    let topic = "homeassistant/button/front/lap/config"
+    room.broker.publish(topic, [], retain: true)
+    room.run(for: 0.001)
+    #expect(room.broker.retainedMessage(topic) == nil)
+    room.broker.publish("homeassistant/status", Array("online".utf8))
+    room.run(for: 0.001)
+    #expect(room.broker.retainedMessage(topic) != nil)
+  }
+
+  @Test func aButtonAndATypedWorkoutActOnTheClock() throws {
+    let room = try front()
+    press(room, "start_pause", "PRESS")
+    // A leader's start takes effect the lead (1 s) after it was asked for.
+    #expect(try status(room)["state"] == "idle")
+    room.run(for: 1)
+    #expect(try status(room)["state"] == "countin")
+    let state = try #require(try retained(room, "ha"))
+    #expect(state["state"] == "countin")
+    #expect(state["running"] == true)
+    press(room, "reset", "PRESS")
+    #expect(try status(room)["state"] == "idle")
+    press(room, "workout", "amrap 7")
+    #expect(try status(room)["preset"] == "amrap 7")
+    #expect(try status(room)["mode"] == "amrap")
+    room.run(for: 1)
+    #expect(try status(room)["state"] == "countin")
+    // A press Home Assistant never sends is refused, and the clock goes on.
+    press(room, "lap", "PUSH")
+    #expect(room["front"].logLines(containing: "Home Assistant's command refused").count == 1)
+    #expect(try status(room)["state"] == "countin")
+  }
+
+  @Test func aRefusedCommandIsSaidWhereHomeAssistantReadsIt() throws {
+    let room = try front()
+    press(room, "workout", "amrap 7")
+    room.run(for: 1)
+    #expect(try status(room)["state"] == "countin")
+    #expect(try retained(room, "ha_result")?["result"] == "accepted")
+    // The 6 pm class's workout, sent while another runs: refused, and Home Assistant reads
+    // why; its text still shows the workout loaded; its select is an option or None.
+    press(room, "workout", "emom 10")
+    let result = try #require(try retained(room, "ha_result"))
+    #expect(result["result"] == "refused")
+    let text = try #require(result["text"]?.stringValue)
+    #expect(text.hasPrefix("refused: "))
+    #expect(text.contains("'amrap 7' is running"))
+    let state = try #require(try retained(room, "ha"))
+    #expect(state["workout"] == "amrap 7")
+    #expect(state["option"] == "None")
+    #expect(try status(room)["preset"] == "amrap 7")
+    // The event entity says it too, once.
+    let events = room.broker.published.filter { $0.topic == base + "ha_event" }
+    #expect(events.count == 2)
+    // Back on a preset: the select shows it.
+    press(room, "reset", "PRESS")
+    press(room, "preset", "drill")
+    #expect(try retained(room, "ha")?["option"] == "drill")
   }
 }

@@ -127,7 +127,8 @@ public final class InMemoryBroker {
       }
     }
     // Section 3.1.4: the connection of a client with the same id ends, its will is published.
-    for other in sessions where other !== client && other.options.clientID == client.options.clientID {
+    for other in sessions
+    where other !== client && other.options.clientID == client.options.clientID {
       sessions.removeAll { $0 === other }
       silent.removeAll { $0.client === other }
       other.connectionEnded(.sessionTakenOver, at: now())

@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""Several clocks on one real broker (Debian's mosquitto, started here on a free loopback port
-with its own config): a leader and two followers run one workout with a pause, next and lap,
-and every displayed second of the three is recorded from their `subscribe` streams; then the
-faults: the leader killed and restarted, the broker stopped and started, a follower started
-mid-workout, wrong credentials, no broker there. Run by Tests/scripts/test-link.sh.
+"""Clocks on one real broker (Debian's mosquitto, started here on a free loopback port with its
+own config): what needs the real parts. A leader and two followers run one workout and show the
+same seconds (mosquitto delivers, the real daemons place the leader's instants on their own
+clocks); TLS with the gym's own CA and the system's; a broker named by its host name, looked up
+in the daemon's child; a password file and the broker's refusal. Every behaviour of the link on
+its own (faults, signs, one leader a room, the client id clash, dropped messages, Home
+Assistant) is tested in-process on manual time (Tests/DaemonTests/LinkInProcessTests.swift),
+and the spread of the clocks' second changes is `wodclock-bench sync`'s figure. Run by
+Tests/scripts/test-link.sh.
 """
 
 import ctypes
@@ -217,10 +221,6 @@ class Clock:
         value = json.loads(out)
         return value.get("status", value)
 
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
     def stop(self):
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -229,18 +229,6 @@ class Clock:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-
-    def just_after_a_change(self, timeout=5.0):
-        """Returns just after this clock's displayed second changed. A press made then is a
-        whole displayed second (250 ms at --speed 4) from the next change, so the other clocks
-        hear of it before they would show another second: a press that lands a few
-        milliseconds before a change is seen by the others that much later, after they showed
-        the old second's successor (the broker's delivery time, which only a start's lead
-        hides)."""
-        with self.lock:
-            seen = len(self.changes)
-        wait_until(lambda: len(self.changes) > seen, timeout=timeout, interval=0.002,
-                   what=f"a displayed second to change on {self.name}")
 
     def displays_between(self, start, end):
         with self.lock:
@@ -253,15 +241,6 @@ def same_display(clocks, timeout=5.0):
         shown = {(c.status().get("state"), c.status().get("display")) for c in clocks}
         return shown.pop() if len(shown) == 1 else None
     return wait_until(agree, timeout=timeout, interval=0.05, what="the clocks to agree")
-
-
-def spread(clocks, start, end):
-    """For each displayed value the clocks all changed to in [start, end], how far apart in
-    time they changed to it; the values only some clocks showed."""
-    seen = [dict((d, t) for t, d in reversed(c.displays_between(start, end))) for c in clocks]
-    common = set(seen[0]).intersection(*seen[1:])
-    spreads = sorted(max(s[d] for s in seen) - min(s[d] for s in seen) for d in common)
-    return spreads, common
 
 
 def setUpModule():
@@ -300,135 +279,29 @@ class Room(unittest.TestCase):
         self.clocks.append(clock)
         return clock
 
-    def running_leader_and_follower(self):
-        """A leader and a follower that agree, the leader started and the follower running."""
-        leader = self.clock("leader", "leader")
-        follower = self.clock("lane-1", "follower")
-        same_display([leader, follower])
-        self.assertEqual(leader.ctl("start")[0], 0)
-        wait_until(lambda: follower.status()["state"] == "running", what="the follower to run")
-        return leader, follower
-
     def dump(self):
         return "\n".join(f"--- {c.name}\n{c.log()[-3000:]}" for c in self.clocks)
 
-    def test_one_workout_on_three_clocks_with_pause_next_and_lap(self):
+    def test_one_workout_on_three_clocks(self):
         leader = self.clock("leader", "leader")
         followers = [self.clock("lane-1", "follower"), self.clock("lane-2", "follower")]
         clocks = [leader] + followers
         same_display(clocks)
         began = time.monotonic()
         # Started from a follower's socket: the command goes to the leader over the broker,
-        # and the start takes effect a second later on all three.
+        # and the start takes effect a second later on all three. Nothing is pressed while it
+        # runs: a press reaches the others a delivery later, which the in-process tests make
+        # exact and this one would only race.
         code, out = followers[0].ctl("start")
         self.assertEqual(code, 0, out)
-        wait_until(lambda: all(c.status()["state"] == "running" for c in clocks), timeout=5,
-                   what="all three to run\n" + self.dump())
-        time.sleep(3)
-        leader.just_after_a_change()
-        self.assertEqual(followers[1].ctl("pause")[0], 0)
-        state = same_display(clocks)
-        self.assertEqual(state[0], "paused", self.dump())
-        time.sleep(1)
-        self.assertEqual(same_display(clocks), state, "paused, the second stands still")
-        self.assertEqual(leader.ctl("resume")[0], 0)
-        time.sleep(2)
-        leader.just_after_a_change()
-        self.assertEqual(followers[0].ctl("next")[0], 0)
-        time.sleep(1)
-        leader.just_after_a_change()
-        self.assertEqual(followers[1].ctl("lap")[0], 0)
-        wait_until(lambda: all(c.status().get("laps") == leader.status().get("laps") and
-                               c.status().get("laps") for c in clocks),
-                   what="the lap on every clock\n" + self.dump())
         # The two-minute workout (at --speed 4, half a minute) runs to its end on all three.
-        wait_until(lambda: all(c.status()["state"] == "finished" for c in clocks), timeout=60,
+        wait_until(lambda: all(c.status()["state"] == "finished" for c in clocks), timeout=90,
                    interval=0.5, what="the workout to finish on every clock\n" + self.dump())
         ended = time.monotonic()
         sequences = [[d for _, d in c.displays_between(began, ended)] for c in clocks]
+        self.assertGreater(len(sequences[0]), 20, self.dump())
         self.assertEqual(sequences[1], sequences[0], "a follower showed other seconds")
         self.assertEqual(sequences[2], sequences[0], "a follower showed other seconds")
-        spreads, common = spread(clocks, began, ended)
-        self.assertGreater(len(common), 10, self.dump())
-        # Each displayed second changed on the three within a small part of a second: a clock
-        # a whole second off would show here (at --speed 4, a second is 250 ms).
-        self.assertLess(spreads[-1], 0.125, f"spreads {spreads}")
-        print(f"link spread over {len(spreads)} changes: p50 {spreads[len(spreads) // 2] * 1e3:.1f} ms,"
-              f" max {spreads[-1] * 1e3:.1f} ms", file=sys.stderr)
-
-    def test_the_leader_killed_and_restarted(self):
-        leader, follower = self.running_leader_and_follower()
-        time.sleep(1)
-        leader.kill()
-        # Its last will: the follower says the leader is offline and keeps running the plan.
-        wait_until(lambda: (follower.status().get("link") or {}).get("sign") == "leader offline",
-                   timeout=10, what="the follower to say the leader is offline\n" + self.dump())
-        before = follower.status()["display"]
-        time.sleep(1)
-        self.assertEqual(follower.status()["state"], "running")
-        self.assertNotEqual(follower.status()["display"], before, "the follower keeps counting")
-        leader.start()
-        # The leader resumes from its saved state and the follower converges on it.
-        same_display([leader, follower], timeout=5)
-        wait_until(lambda: "sign" not in (follower.status().get("link") or {}),
-                   what="the sign to go\n" + self.dump())
-        self.assertEqual(leader.status()["state"], "running")
-
-    def test_the_broker_stopped_and_started_again(self):
-        leader, follower = self.running_leader_and_follower()
-        self.broker.stop()
-        wait_until(lambda: (follower.status().get("link") or {}).get("sign") == "broker unreachable",
-                   timeout=10, what="the follower to say the broker is gone\n" + self.dump())
-        # Both keep running what they knew, on the same second.
-        time.sleep(2)
-        same_display([leader, follower], timeout=1)
-        self.assertEqual(leader.ctl("pause")[0], 0)  # the leader's own press, while cut off
-        time.sleep(18)  # 20 s without a broker in all
-        self.broker.start()
-        back = time.monotonic()
-        same_display([leader, follower], timeout=10)
-        converged = time.monotonic() - back
-        self.assertEqual(follower.status()["state"], "paused", self.dump())
-        # Reconnected on a backoff of at most a second: the room agrees again at once, not at
-        # a retry half a minute later.
-        self.assertLess(converged, 5, self.dump())
-        print(f"converged {converged:.2f} s after the broker came back", file=sys.stderr)
-
-    def test_a_follower_started_mid_workout_shows_the_right_place_at_once(self):
-        leader = self.clock("leader", "leader")
-        self.assertEqual(leader.ctl("start")[0], 0)
-        wait_until(lambda: leader.status()["state"] == "running", what="the leader to run")
-        time.sleep(3)
-        follower = self.clock("late", "follower")
-        same_display([leader, follower], timeout=3)
-
-    def test_a_follower_whose_clock_is_not_synchronized_says_so(self):
-        if not restore_unsynchronized:
-            self.skipTest("the wall clock is kept by a time daemon here: not touched")
-        leader = self.clock("leader", "leader")
-        follower = self.clock("lane-1", "follower")
-        same_display([leader, follower])
-        kernel_clock(synchronized=False)
-        try:
-            wait_until(lambda: (follower.status().get("link") or {}).get("sign")
-                       == "clock not synchronized", timeout=10, what="the sign\n" + self.dump())
-            # The leader's start reaches it only once its clock is synchronized again.
-            self.assertEqual(leader.ctl("start")[0], 0)
-            time.sleep(1.5)
-            self.assertEqual(follower.status()["state"], "idle")
-        finally:
-            kernel_clock(synchronized=True)
-        same_display([leader, follower], timeout=10)
-
-    def test_rooms_on_one_broker_do_not_see_each_other(self):
-        hall = self.clock("hall", "leader", room="hall")
-        annex = self.clock("annex", "leader", room="annex")
-        annex_follower = self.clock("annex-lane", "follower", room="annex")
-        same_display([annex, annex_follower])
-        self.assertEqual(hall.ctl("start")[0], 0)
-        wait_until(lambda: hall.status()["state"] == "running", what="the hall to run")
-        time.sleep(1.5)
-        self.assertEqual(annex_follower.status()["state"], "idle")
 
     def test_a_broker_named_by_its_host_name_is_looked_up(self):
         name = socket.gethostname()
@@ -444,114 +317,6 @@ class Room(unittest.TestCase):
         self.clocks.append(clock.start())
         wait_until(lambda: f"connected to the MQTT broker broker={name}:" in clock.log(),
                    what="a connection through the name\n" + self.dump())
-
-    def test_a_second_leader_in_the_room_does_not_take_it_over(self):
-        leader, follower = self.clock("leader", "leader"), self.clock("lane-1", "follower")
-        same_display([leader, follower])
-        self.assertEqual(leader.ctl("run", "amrap", "14", "--start")[0], 0)
-        wait_until(lambda: follower.status()["state"] == "running"
-                   and follower.status().get("preset") == "amrap 14",
-                   what="the follower to run the AMRAP\n" + self.dump())
-        # A second Pi left at the default role, in the same room, with its idle intervals.
-        newcomer = self.clock("gym-pi", "leader")
-        link = wait_until(lambda: (lambda l: l if l.get("conflict") else None)(
-            newcomer.status().get("link") or {}), what="the newcomer to give way\n" + self.dump())
-        self.assertEqual(link["conflict"]["leader"], "leader")
-        self.assertFalse(link["leading"])
-        self.assertEqual(link["standing"], "following")
-        code, out = newcomer.ctl("status")
-        self.assertIn("not leading: leader leads", out)
-        self.assertIn("another clock leads the room", newcomer.log())
-        # It follows the room's workout; the follower never switched to it.
-        same_display([leader, follower, newcomer])
-        self.assertEqual(follower.status().get("preset"), "amrap 14")
-        self.assertEqual(follower.status()["state"], "running")
-        newcomer.stop()
-        self.clocks.remove(newcomer)
-        # What Home Assistant reads: each clock's own availability; the leader stays online.
-        available = wait_until(lambda: (lambda m: m if m.get(
-            "wodclock/hall/clock/gym-pi/available") == "offline" else None)(
-            retained(self.broker.port, "wodclock/hall/clock/+/available")),
-            what="the newcomer's offline")
-        self.assertEqual(available["wodclock/hall/clock/leader/available"], "online")
-        self.assertEqual(retained(self.broker.port, "wodclock/hall/leader/claim") and
-                         json.loads(retained(self.broker.port, "wodclock/hall/leader/claim")[
-                             "wodclock/hall/leader/claim"])["client"], "leader")
-        # The follower has seen the newcomer leave once a press of the leader's, published
-        # after the newcomer's will, has reached it: it shows no sign, and the AMRAP runs on.
-        laps = follower.status()["laps"]
-        self.assertEqual(leader.ctl("lap")[0], 0)
-        wait_until(lambda: follower.status()["laps"] == laps + 1,
-                   what="the follower to see the leader's lap\n" + self.dump())
-        self.assertNotIn("sign", follower.status().get("link") or {}, self.dump())
-        self.assertEqual(follower.status().get("preset"), "amrap 14")
-        print(f"after the impostor left: {available}", file=sys.stderr)
-
-    def test_two_clocks_with_one_client_id_say_so_and_do_not_fight(self):
-        twins = []
-        for name in ("twin-a", "twin-b"):
-            clock = Clock(self.directory, name, "follower", self.broker.port)
-            with open(clock.config) as f:
-                text = f.read().replace(f"client_id: {name}", "client_id: twin")
-            with open(clock.config, "w") as f:
-                f.write(text)
-            twins.append(clock.start())
-            self.clocks.append(clock)
-        said = "another client uses the client id 'twin' on the MQTT broker"
-        wait_until(lambda: any(said in c.log() for c in twins), timeout=20,
-                   what="the clash to be said\n" + self.dump())
-        clashed = next(c for c in twins if said in c.log())
-        self.assertIn("give each clock its own `mqtt: client_id:`", clashed.log())
-        self.assertEqual(clashed.log().count(said), 1, "said once")
-        self.assertTrue(clashed.status()["link"]["client_id_clash"])
-        self.assertIn("client id twin used twice", clashed.ctl("status")[1])
-
-        # It does not fight: it waits the clash's 30 s before trying again (the wait the
-        # daemon says it chose), while the other twin keeps the connection.
-        link = wait_until(lambda: (lambda l: l if l.get("retry_wait_s") else None)(
-            clashed.status()["link"]), what="the clashed twin to wait\n" + self.dump())
-        self.assertGreaterEqual(link["retry_wait_s"], 30, self.dump())
-        stats = [json.loads(c.ctl("--json", "stats")[1]) for c in twins]
-        connections = [s["link_connections"] for s in stats]
-        take_overs = [s["link_client_id_take_overs"] for s in stats]
-        print(f"client id clash: connections {connections}, take-overs {take_overs}, "
-              f"next attempt after {link['retry_wait_s']} s", file=sys.stderr)
-        self.assertLessEqual(sum(take_overs), 4, f"{stats}\n" + self.dump())
-
-    def test_oversized_and_malformed_messages_are_counted_and_said_once(self):
-        leader, follower = self.clock("leader", "leader"), self.clock("lane-1", "follower")
-        same_display([leader, follower])
-        big = os.path.join(self.directory, "big")
-        with open(big, "wb") as f:
-            f.write(b"{" + b" " * (256 * 1024 + 1) + b"}")
-        port = str(self.broker.port)
-        for _ in range(2):
-            subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", port, "-q", "1", "-t",
-                            "wodclock/hall/state", "-f", big], check=True)
-            publish(self.broker.port, "wodclock/hall/state", "not a state")
-            publish(self.broker.port, "wodclock/hall/leader/claim", "{\"v\": 1}")
-
-        def stats():
-            return json.loads(follower.ctl("--json", "stats")[1])
-        wait_until(lambda: stats()["link_dropped_oversized"] == 2
-                   and stats()["link_dropped_malformed"] == 4,
-                   what="the drops counted\n" + json.dumps(stats()) + self.dump())
-        self.assertEqual(follower.log().count("larger than 256 KiB was dropped"), 1)
-        self.assertEqual(follower.log().count("cannot be read"), 1, "said once")
-        # The follower still follows its leader.
-        self.assertEqual(leader.ctl("start")[0], 0)
-        wait_until(lambda: follower.status()["state"] in ("countin", "running"),
-                   what="the follower to follow still\n" + self.dump())
-
-    def test_no_broker_there_and_the_clock_still_runs(self):
-        port = free_port()
-        lonely = Clock(self.directory, "lonely", "leader", port).start()
-        self.clocks.append(lonely)
-        self.assertEqual(lonely.ctl("start")[0], 0)
-        wait_until(lambda: lonely.status()["state"] == "running", timeout=5,
-                   what="a leader without its broker to start by itself\n" + self.dump())
-        wait_until(lambda: "MQTT broker is not reachable" in lonely.log(), what="the log to say so")
-        self.assertEqual(lonely.log().count("MQTT broker is not reachable"), 1, "said once")
 
 
 def make_certificates(directory):
@@ -600,136 +365,6 @@ class TLS(unittest.TestCase):
             broker.terminate()
             broker.wait()
             shutil.rmtree(directory, ignore_errors=True)
-
-
-def retained(port, topic_filter, seconds=1):
-    """The retained messages under `topic_filter` now: {topic: payload}."""
-    done = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-t", topic_filter,
-                           "-v", "--retained-only", "-W", str(int(seconds))],
-                          capture_output=True, text=True)
-    messages = {}
-    for line in done.stdout.splitlines():
-        topic, _, payload = line.partition(" ")
-        messages[topic] = payload
-    return messages
-
-
-def publish(port, topic, payload, retain=False):
-    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-m", payload]
-                   + (["-r"] if retain else []), check=True)
-
-
-# The keys Home Assistant's MQTT integration documents per component (its docs' configuration
-# variables, those a clock can use), and the ones each needs.
-COMMON_KEYS = {"name", "unique_id", "object_id", "device", "availability_topic",
-               "payload_available", "payload_not_available", "icon", "entity_category", "qos"}
-COMPONENT_KEYS = {
-    "button": ({"command_topic", "payload_press", "retain", "device_class"}, {"command_topic"}),
-    "select": ({"command_topic", "options", "state_topic", "value_template", "retain"},
-               {"command_topic", "options"}),
-    "text": ({"command_topic", "state_topic", "value_template", "min", "max", "mode", "pattern",
-              "retain"}, {"command_topic"}),
-    "sensor": ({"state_topic", "value_template", "device_class", "unit_of_measurement",
-                "expire_after", "json_attributes_topic", "state_class"}, {"state_topic"}),
-    "binary_sensor": ({"state_topic", "value_template", "device_class", "payload_on",
-                       "payload_off", "expire_after"}, {"state_topic"}),
-    "event": ({"state_topic", "event_types", "value_template", "device_class"},
-              {"state_topic", "event_types"}),
-}
-
-
-class HomeAssistant(unittest.TestCase):
-    def setUp(self):
-        self.directory = tempfile.mkdtemp(prefix="wodclock-link-")
-        self.broker = Broker(self.directory).start()
-        self.leader = Clock(self.directory, "front", "leader", self.broker.port,
-                            extra="  home_assistant: true\n").start()
-
-    def tearDown(self):
-        self.leader.stop()
-        self.broker.stop()
-        shutil.rmtree(self.directory, ignore_errors=True)
-
-    def test_discovery_follows_the_documented_schema_and_comes_back_on_birth(self):
-        port = self.broker.port
-        configs = wait_until(lambda: (lambda m: m if len(m) >= 14 else None)(
-            retained(port, "homeassistant/#")), what="the discovery configs\n" + self.leader.log())
-        kinds = {}
-        for topic, payload in configs.items():
-            prefix, component, node, object_id, last = topic.split("/")
-            self.assertEqual((prefix, node, last), ("homeassistant", "front", "config"))
-            config = json.loads(payload)
-            allowed, required = COMPONENT_KEYS[component]
-            self.assertLessEqual(set(config), COMMON_KEYS | allowed, topic)
-            self.assertLessEqual(required | {"name", "unique_id", "device"}, set(config), topic)
-            # The clock's own availability, the topic its last will is on.
-            self.assertEqual(config["availability_topic"], "wodclock/hall/clock/front/available")
-            kinds.setdefault(component, []).append(object_id)
-        self.assertEqual(sorted(kinds["button"]), ["lap", "next", "reset", "start_pause"])
-        self.assertEqual(kinds["select"], ["preset"])
-        self.assertEqual(kinds["text"], ["workout"])
-        self.assertIn("end", kinds["sensor"])
-        self.assertEqual(retained(port, "wodclock/hall/clock/front/available"),
-                         {"wodclock/hall/clock/front/available": "online"})
-        # Home Assistant restarted with its retained configs lost: it says so, they come back.
-        topic = "homeassistant/button/front/lap/config"
-        publish(port, topic, "", retain=True)
-        self.assertNotIn(topic, retained(port, "homeassistant/#"))
-        publish(port, "homeassistant/status", "online")
-        wait_until(lambda: topic in retained(port, "homeassistant/#", 1), what="the config again")
-
-    def test_a_button_and_a_typed_workout_act_on_the_clock(self):
-        port = self.broker.port
-        wait_until(lambda: "connected to the MQTT broker" in self.leader.log(), what="connected")
-        publish(port, "wodclock/hall/clock/front/ha/start_pause", "PRESS")
-        wait_until(lambda: self.leader.status()["state"] == "running", timeout=5,
-                   what="the button to start the clock\n" + self.leader.log())
-        state = wait_until(lambda: (lambda m: json.loads(m[next(iter(m))]) if m else None)(
-            retained(port, "wodclock/hall/clock/front/ha", 1)), what="the entities' state")
-        self.assertIn(state["state"], ("countin", "running"))
-        self.assertTrue(state["running"])
-        publish(port, "wodclock/hall/clock/front/ha/reset", "PRESS")
-        wait_until(lambda: self.leader.status()["state"] == "idle", what="the reset")
-        publish(port, "wodclock/hall/clock/front/ha/workout", "amrap 7")
-        wait_until(lambda: self.leader.status().get("preset") == "amrap 7", timeout=5,
-                   what="the typed workout to load\n" + self.leader.log())
-        self.assertEqual(self.leader.status()["mode"], "amrap")
-        wait_until(lambda: self.leader.status()["state"] in ("countin", "running"), timeout=5,
-                   what="the typed workout to start")
-        # A press Home Assistant never sends is refused, and the clock goes on.
-        publish(port, "wodclock/hall/clock/front/ha/lap", "PUSH")
-        wait_until(lambda: "Home Assistant's command refused" in self.leader.log(), what="a refusal")
-
-    def test_a_refused_command_is_said_where_home_assistant_reads_it(self):
-        port = self.broker.port
-        base = "wodclock/hall/clock/front/"
-        wait_until(lambda: "leading the room" in self.leader.log(), what="leading")
-
-        def read(topic):
-            messages = retained(port, base + topic, 1)
-            return json.loads(messages[base + topic]) if messages else None
-        publish(port, base + "ha/workout", "amrap 7")
-        wait_until(lambda: self.leader.status()["state"] in ("countin", "running"),
-                   what="the typed workout to start\n" + self.leader.log())
-        wait_until(lambda: (read("ha_result") or {}).get("result") == "accepted",
-                   what="the accepted result")
-        # The 6 pm class's workout, sent while another runs: refused, and Home Assistant reads
-        # why; its text still shows the workout loaded; its select is an option or None.
-        publish(port, base + "ha/workout", "emom 10")
-        result = wait_until(lambda: (lambda r: r if r and r["result"] == "refused" else None)(
-            read("ha_result")), what="the refusal\n" + self.leader.log())
-        self.assertIn("'amrap 7' is running", result["text"])
-        self.assertTrue(result["text"].startswith("refused: "))
-        state = read("ha")
-        self.assertEqual(state["workout"], "amrap 7")
-        self.assertEqual(state["option"], "None")
-        self.assertEqual(self.leader.status().get("preset"), "amrap 7")
-        # Back on a preset: the select shows it.
-        publish(port, base + "ha/reset", "PRESS")
-        wait_until(lambda: self.leader.status()["state"] == "idle", what="the reset")
-        publish(port, base + "ha/preset", "drill")
-        wait_until(lambda: (read("ha") or {}).get("option") == "drill",
-                   what="the select on the preset\n" + self.leader.log())
 
 
 class Credentials(unittest.TestCase):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Several wodclockds on one real MQTT broker (Debian's mosquitto, started by the test on a
-# free loopback port): one workout on three clocks, and the faults. Runs the debug binaries.
+# free loopback port): what needs the real parts. Runs the debug binaries.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$root/.build/debug"
