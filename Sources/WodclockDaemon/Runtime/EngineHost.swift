@@ -287,10 +287,22 @@ final class EngineHost {
   func save(at instant: EngineInstant) {
     guard let store else { return }
     writeUnwrittenHistory()
-    let wall = clock.wall()
+    // The clocks as they were at `instant`, which a restore pairs with the engine's: read now,
+    // they are later by however long the action and the history took, and a restore would put
+    // the clock that much behind.
+    let savedMonotonic = timeBase.monotonic(forEngine: instant)
+    let since = max(0, clock.monotonic() - savedMonotonic)
+    let wallNow = clock.wall()
+    let wallNanoseconds =
+      wallNow.seconds &* 1_000_000_000 &+ Int64(wallNow.nanoseconds) &- since
+    let (wallSeconds, wallRemainder) = wallNanoseconds.quotientAndRemainder(
+      dividingBy: 1_000_000_000)
+    let wall = WallClock.Instant(
+      seconds: wallRemainder < 0 ? wallSeconds - 1 : wallSeconds,
+      nanoseconds: Int32(wallRemainder < 0 ? wallRemainder + 1_000_000_000 : wallRemainder))
     let state = SavedState(
       version: SavedState.currentVersion, bootID: clock.bootID(),
-      savedMonotonic: clock.monotonic(), savedEngineInstant: instant.nanoseconds,
+      savedMonotonic: savedMonotonic, savedEngineInstant: instant.nanoseconds,
       savedWallSeconds: wall.seconds, savedWallNanoseconds: wall.nanoseconds, preset: preset.name,
       startedWallSeconds: startedWallSeconds, engine: engine)
     do {
