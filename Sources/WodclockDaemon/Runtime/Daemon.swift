@@ -37,9 +37,9 @@ public final class Daemon {
   /// What the link's socket was ready for in this wake-up (its name lookup counts as
   /// readable).
   var linkReady = Readiness(isReadable: false)
-  /// A start that takes effect at this engine instant: a leader's, a short lead after it was
-  /// asked for, or the one a follower was told of.
-  var pendingStart: EngineInstant?
+  /// A start that waits for its instant: a leader's, a lead after it was asked for, or a
+  /// follower's, as its leader said.
+  var pendingStart = PendingStart()
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
     catalog: environment.catalog, sources: sources, logger: logger, clock: clock,
@@ -188,7 +188,7 @@ public final class Daemon {
     consider(server.nextWakeUp(after: now))
     consider(web?.nextWakeUp(after: now))
     consider(link?.nextWakeUp())
-    consider(pendingStart.map { timeBase.monotonic(forEngine: $0) })
+    consider(pendingStart.wakeUp(on: timeBase))
     consider(systemd.nextWakeUp)
     consider(scheduler.nextWakeUp(after: now))
     return best

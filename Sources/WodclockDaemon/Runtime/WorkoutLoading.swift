@@ -79,7 +79,7 @@ extension Daemon {
     }
     // The coach chose this one: the schedule does not replace it with the next class.
     scheduler.noteHandLoad(at: now)
-    pendingStart = nil
+    pendingStart.clear()
     guard start else { return nil }
     if let scheduled = scheduleStart(.start, at: now) { return scheduled }
     do {
