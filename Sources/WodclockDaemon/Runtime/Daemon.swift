@@ -3,7 +3,6 @@
 // engine's next deadline, a plugin's timer, an input, a signal, a client) and never polls. It
 // starts the parts, runs the loop and dispatches; the parts do the work (docs/architecture.md).
 
-import ButtonKit
 import ConfigFormat
 import Configuration
 import ControlProtocol
@@ -52,10 +51,8 @@ public final class Daemon {
   private var awaitedEngineDeadline: Int64?
   private var lateness = LatenessRecorder()
   var stopping = false
-  /// A load at the wall that waits for its second press.
-  var replaceConfirmation = ReplaceConfirmation()
-  /// What a keypad is composing.
-  var composer = WorkoutComposer()
+  /// What a keypad composes, and a load at the wall that waits for its second press.
+  var wallLoading = WallLoading()
   /// 70 (EX_SOFTWARE) once the loop broke: the unit's `Restart=on-failure` restarts only a
   /// non-zero exit.
   private var exitStatus: Int32 = 0
@@ -164,8 +161,7 @@ public final class Daemon {
     cues += host.advance(to: instant)
     loadScheduledClass(at: now)
     handle(supervisor.serviceWakeUps(at: now), at: now)
-    expireReplaceConfirmation(at: now)
-    expireComposition(at: now)
+    expireWallLoading(at: now)
     frames.expireMessage(at: now)
     server.expire(now: now)
     web?.keepStreamsAlive(at: now)
@@ -183,8 +179,7 @@ public final class Daemon {
     consider(awaitedEngineDeadline)
     consider(supervisor.nextWakeUp(after: now))
     consider(frames.nextWakeUp(after: now))
-    consider(replaceConfirmation.deadline)
-    consider(composer.deadline)
+    consider(wallLoading.deadline)
     consider(server.nextWakeUp(after: now))
     consider(web?.nextWakeUp(after: now))
     consider(link?.nextWakeUp())
