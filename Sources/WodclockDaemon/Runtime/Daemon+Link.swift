@@ -30,7 +30,7 @@ extension Daemon: LinkDaemonAccess {
 
   var linkEngine: WorkoutEngine { host.engine }
 
-  var linkPendingStart: EngineInstant? { pendingStart }
+  var linkPendingStart: EngineInstant? { pendingStart.instant }
 
   func linkSnapshot(at now: Int64) -> WorkoutSnapshot {
     host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
@@ -50,7 +50,7 @@ extension Daemon: LinkDaemonAccess {
     let cues = host.advance(to: instant)
     let (joined, live) = workout.joined(at: instant)
     host.adopt(joined.engine, named: name, at: instant)
-    pendingStart = joined.pendingStart
+    pendingStart = PendingStart(at: joined.pendingStart)
     logger.info(
       "following the leader",
       [
@@ -138,7 +138,7 @@ extension Daemon: LinkDaemonAccess {
       return
     }
     stopLink()
-    pendingStart = nil
+    pendingStart.clear()
     guard let next else {
       logger.info("link between clocks stopped")
       return
@@ -201,23 +201,18 @@ extension Daemon: LinkDaemonAccess {
   /// action is not such a start (it is carried out as it is).
   func scheduleStart(_ action: WorkoutAction, at now: Int64) -> CommandFailure?? {
     guard let link, !link.isFollower, !link.isStandalone else { return nil }
-    let phase = host.engine.state.phase
-    let starts =
-      action == .start || (action == .toggle && (phase == .idle || phase == .finished))
-    if pendingStart != nil && (action == .toggle || action == .reset || action == .pause) {
-      pendingStart = nil
+    let decision = pendingStart.decide(
+      action, phase: host.engine.state.phase, at: timeBase.engineInstant(atMonotonic: now),
+      lead: link.settings.lead, speed: timeBase.speed)
+    switch decision {
+    case .passedThrough:
+      return nil
+    case .calledOff:
       logger.info("start called off", [("action", action.rawValue)])
-      publish(cues: [], at: now)
-      return .some(nil)
+    case .scheduled:
+      logger.info(
+        "start in \(link.settings.lead)", [("preset", host.preset.name), ("room", link.room.name)])
     }
-    guard starts, phase == .idle || phase == .finished, pendingStart == nil else { return nil }
-    let (lead, overflow) = link.settings.lead.nanoseconds.multipliedReportingOverflow(
-      by: timeBase.speed)
-    guard !overflow else { return nil }
-    pendingStart = EngineInstant(
-      nanoseconds: timeBase.engineInstant(atMonotonic: now).nanoseconds &+ lead)
-    logger.info(
-      "start in \(link.settings.lead)", [("preset", host.preset.name), ("room", link.room.name)])
     publish(cues: [], at: now)
     return .some(nil)
   }
@@ -225,8 +220,7 @@ extension Daemon: LinkDaemonAccess {
   /// Applies the pending start once its instant has come: at that instant exactly, not at the
   /// turn that noticed it, so every clock's count-in begins together.
   func startPendingStart(upTo instant: EngineInstant) -> [Cue] {
-    guard let start = pendingStart, start <= instant else { return [] }
-    pendingStart = nil
+    guard let start = pendingStart.due(by: instant) else { return [] }
     var cues = host.advance(to: start)
     do {
       cues += try host.perform(.start, at: start)

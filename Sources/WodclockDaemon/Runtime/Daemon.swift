@@ -3,7 +3,6 @@
 // engine's next deadline, a plugin's timer, an input, a signal, a client) and never polls. It
 // starts the parts, runs the loop and dispatches; the parts do the work (docs/architecture.md).
 
-import ButtonKit
 import ConfigFormat
 import Configuration
 import ControlProtocol
@@ -37,9 +36,9 @@ public final class Daemon {
   /// What the link's socket was ready for in this wake-up (its name lookup counts as
   /// readable).
   var linkReady = Readiness(isReadable: false)
-  /// A start that takes effect at this engine instant: a leader's, a short lead after it was
-  /// asked for, or the one a follower was told of.
-  var pendingStart: EngineInstant?
+  /// A start that waits for its instant: a leader's, a lead after it was asked for, or a
+  /// follower's, as its leader said.
+  var pendingStart = PendingStart()
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
     catalog: environment.catalog, sources: sources, logger: logger, clock: clock,
@@ -47,15 +46,12 @@ public final class Daemon {
   lazy var responder = makeResponder()
   /// The loop's ready descriptors: one array for every wait, so waking up allocates nothing.
   private var readyEvents: [EventPoller.Event] = []
-  /// The engine's next deadline as the loop last went to sleep, on the monotonic clock: the
-  /// turn that gets to it counts how late it was, whatever woke the loop.
-  private var awaitedEngineDeadline: Int64?
-  private var lateness = LatenessRecorder()
+  /// How late the loop gets to the engine deadline it sleeps until: the turn that gets to it
+  /// counts how late it was, whatever woke the loop.
+  var lateness = DeadlineLateness()
   var stopping = false
-  /// A load at the wall that waits for its second press.
-  var replaceConfirmation = ReplaceConfirmation()
-  /// What a keypad is composing.
-  var composer = WorkoutComposer()
+  /// What a keypad composes, and a load at the wall that waits for its second press.
+  var wallLoading = WallLoading()
   /// 70 (EX_SOFTWARE) once the loop broke: the unit's `Restart=on-failure` restarts only a
   /// non-zero exit.
   private var exitStatus: Int32 = 0
@@ -164,8 +160,7 @@ public final class Daemon {
     cues += host.advance(to: instant)
     loadScheduledClass(at: now)
     handle(supervisor.serviceWakeUps(at: now), at: now)
-    expireReplaceConfirmation(at: now)
-    expireComposition(at: now)
+    expireWallLoading(at: now)
     frames.expireMessage(at: now)
     server.expire(now: now)
     web?.keepStreamsAlive(at: now)
@@ -179,16 +174,16 @@ public final class Daemon {
     func consider(_ candidate: Int64?) {
       if let candidate, candidate < best { best = candidate }
     }
-    awaitedEngineDeadline = host.nextDeadline.map { timeBase.monotonic(forEngine: $0) }
-    consider(awaitedEngineDeadline)
+    let engineDeadline = self.engineDeadline
+    lateness.wait(for: engineDeadline)
+    consider(engineDeadline)
     consider(supervisor.nextWakeUp(after: now))
     consider(frames.nextWakeUp(after: now))
-    consider(replaceConfirmation.deadline)
-    consider(composer.deadline)
+    consider(wallLoading.deadline)
     consider(server.nextWakeUp(after: now))
     consider(web?.nextWakeUp(after: now))
     consider(link?.nextWakeUp())
-    consider(pendingStart.map { timeBase.monotonic(forEngine: $0) })
+    consider(pendingStart.wakeUp(on: timeBase))
     consider(systemd.nextWakeUp)
     consider(scheduler.nextWakeUp(after: now))
     return best
@@ -238,41 +233,7 @@ public final class Daemon {
     }
   }
 
-  // MARK: - Parts
-
-  /// Answers a request of the command vocabulary now, from the socket or a plugin.
-  func respond(to request: CommandRequest) -> (reply: JSONValue, subscribe: Bool) {
-    responder.respond(to: request, at: clock.monotonic())
-  }
-
-  private func makeResponder() -> CommandResponder {
-    let responder = CommandResponder(
-      host: host, frames: frames, supervisor: supervisor, timeBase: timeBase,
-      configPath: configPath, actions: self)
-    responder.clientCount = { [unowned self] in server.clientCount }
-    // A deadline that passed while the loop was held (stopped, or busy with a flood) and that
-    // the loop has not got to yet shows in the answer at its lateness so far: a request served
-    // in the same wake-up as that deadline would otherwise report the figures from before it.
-    // It is not recorded here: the loop gets to it only when it advances the engine, and that
-    // lateness is the one that counts.
-    responder.lateness = { [unowned self] now in
-      lateness.summary(including: pendingLateness(at: now))
-    }
-    responder.schedule = { [unowned self] now in
-      scheduler.report(at: now, loadedPreset: host.preset.name)
-    }
-    responder.web = { [unowned self] in web?.statistics }
-    responder.link = { [unowned self] in link?.status }
-    responder.linkStatistics = { [unowned self] in link?.statistics ?? [] }
-    return responder
-  }
-
-  private func context(for id: String) -> PluginContext {
-    PluginContext(
-      id: id, logger: logger, speed: timeBase.speed, clock: clock,
-      claimTerminal: { [logger] show in logger.showOnTerminalView(show) },
-      command: { [unowned self] request in respond(to: request).reply })
-  }
+  // MARK: - Frames, lateness and the end
 
   /// Sends the current picture to every output, with the cues since their last frame, and to
   /// the command socket's subscribers; keeps systemd's status line current.
@@ -292,23 +253,13 @@ public final class Daemon {
     systemd.update(host.snapshot(at: timeBase.engineInstant(atMonotonic: now)))
   }
 
-  /// Counts how late the loop got to the engine deadline it was waiting for, once that is due:
-  /// measured when the engine is about to be advanced past it, so a deadline that passed during
-  /// a long wake-up (a flood of requests), an interrupted wait or a wake-up for something else
-  /// counts as late as it really was. Not when an action has moved the deadline since.
-  func recordLateness(at now: Int64) {
-    let late = pendingLateness(at: now)
-    if let deadline = awaitedEngineDeadline, deadline <= now { awaitedEngineDeadline = nil }
-    if let late { lateness.record(late) }
-  }
+  /// The engine's next deadline, on the monotonic clock.
+  var engineDeadline: Int64? { host.nextDeadline.map { timeBase.monotonic(forEngine: $0) } }
 
-  /// How late the loop is, at `now`, for the engine deadline it was waiting for, if that is
-  /// due and still the engine's next one.
-  private func pendingLateness(at now: Int64) -> Int64? {
-    guard let deadline = awaitedEngineDeadline, deadline <= now,
-      host.nextDeadline.map({ timeBase.monotonic(forEngine: $0) }) == deadline
-    else { return nil }
-    return now - deadline
+  /// Counts how late the loop got to the engine deadline it was waiting for, once that is due
+  /// and before the engine is advanced past it (see ``DeadlineLateness``).
+  func recordLateness(at now: Int64) {
+    lateness.record(at: now, engineDeadline: engineDeadline)
   }
 
   /// Saves the workout, stops the plugins in order and closes the socket.

@@ -25,6 +25,16 @@ extension Daemon {
     }
   }
 
+  /// The socket's answer to a load over a running or paused workout without `replace`.
+  func busyFailure(at now: Int64) -> CommandFailure {
+    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
+    let state = snapshot.runState == .paused ? "is paused" : "is running"
+    return CommandFailure(
+      CommandProtocol.busyCode,
+      "'\(host.preset.name)' \(state); send \"replace\": true to abandon it "
+        + "(wodclockctl load, run or again with --replace)")
+  }
+
   /// Loads what a request names; a text that is not a workout is answered `bad_workout` with
   /// the notation's diagnostic (the column, a caret, what was expected).
   func load(_ target: LoadTarget, replacing: Bool, start: Bool, at now: Int64)
@@ -79,7 +89,7 @@ extension Daemon {
     }
     // The coach chose this one: the schedule does not replace it with the next class.
     scheduler.noteHandLoad(at: now)
-    pendingStart = nil
+    pendingStart.clear()
     guard start else { return nil }
     if let scheduled = scheduleStart(.start, at: now) { return scheduled }
     do {
