@@ -461,3 +461,21 @@ import WodclockTestSupport
     #expect(try retained(room, "ha")?["option"] == "drill")
   }
 }
+
+@Suite struct LinkedStartInProcessTests {
+  @Test func startPressedTwiceWithinTheLeadStartsTheRoomOnceAtTheFirstPressesInstant() throws {
+    let room = InProcessRoom()
+    try room.add("leader", role: "leader")
+    try room.add("lane-1", role: "follower")
+    room.run(for: 1)
+    #expect(try room["leader"].request(#"{"cmd": "start"}"#)["ok"] == true)
+    room.run(for: 0.5)
+    #expect(try room["leader"].request(#"{"cmd": "start"}"#)["ok"] == true)
+    room.run(for: 0.499)
+    #expect(room.agreement(["leader", "lane-1"])?.state == "idle")
+    room.run(for: 0.001)
+    #expect(room.agreement(["leader", "lane-1"])?.state == "countin")
+    #expect(room["leader"].logLines(containing: "start refused").isEmpty)
+    #expect(room["leader"].logLines(containing: "start in ").count == 1)
+  }
+}

@@ -64,7 +64,12 @@ private let lead = TimeSpan.seconds(1)
   @Test func otherActionsAndAnotherStartLeaveAWaitingStartWhereItIs() {
     let at = EngineInstant(nanoseconds: 41_000_000_000)
     let later = EngineInstant(nanoseconds: 40_500_000_000)
-    for action in [WorkoutAction.start, .resume, .finish, .next, .previous, .lap] {
+    var twice = PendingStart()
+    _ = twice.decide(.start, phase: .idle, at: asked, lead: lead, speed: 1)
+    #expect(
+      twice.decide(.start, phase: .idle, at: later, lead: lead, speed: 1) == .alreadyWaiting(at))
+    #expect(twice.instant == at)
+    for action in [WorkoutAction.resume, .finish, .next, .previous, .lap] {
       var start = PendingStart()
       _ = start.decide(.start, phase: .idle, at: asked, lead: lead, speed: 1)
       #expect(start.decide(action, phase: .idle, at: later, lead: lead, speed: 1) == .passedThrough)

@@ -207,6 +207,8 @@ extension Daemon: LinkDaemonAccess {
     switch decision {
     case .passedThrough:
       return nil
+    case .alreadyWaiting:
+      return .some(nil)
     case .calledOff:
       logger.info("start called off", [("action", action.rawValue)])
     case .scheduled:

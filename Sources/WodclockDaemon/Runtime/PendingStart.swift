@@ -14,6 +14,10 @@ struct PendingStart: Sendable, Equatable {
     case scheduled(EngineInstant)
     /// It called the waiting start off, and does nothing else.
     case calledOff
+    /// It asked again for the start that waits: that one stands, at its instant. Carried out
+    /// at once, a second press of START within the lead would start this clock a lead ahead
+    /// of the room, and the waiting start would then be refused.
+    case alreadyWaiting(EngineInstant)
     /// It is carried out as it is.
     case passedThrough
   }
@@ -29,8 +33,8 @@ struct PendingStart: Sendable, Equatable {
   /// What `action`, asked of a leading clock at `now` while its workout is in `phase`, does.
   /// A start, or a toggle of an idle or finished workout, waits `lead` (the real lead, `speed`
   /// times as long on the engine's time); a toggle, a reset or a pause calls a waiting start
-  /// off. Every other action passes through, and so does a start while one waits or whose
-  /// lead does not fit the engine's time.
+  /// off; another start while one waits is that one. Every other action passes through, and
+  /// so does a start whose lead does not fit the engine's time.
   mutating func decide(
     _ action: WorkoutAction, phase: EngineState.Phase, at now: EngineInstant, lead: TimeSpan,
     speed: Int64
@@ -39,6 +43,7 @@ struct PendingStart: Sendable, Equatable {
       instant = nil
       return .calledOff
     }
+    if let waiting = instant, action == .start { return .alreadyWaiting(waiting) }
     guard action == .start || action == .toggle, phase == .idle || phase == .finished,
       instant == nil
     else { return .passedThrough }
