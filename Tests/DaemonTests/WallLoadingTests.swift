@@ -139,7 +139,8 @@ private let question = DisplayOverlay(
       .preset("amrap"), overWorkoutUnderWay: true, composed: false, at: start + 14 * second)
     #expect(wall.deadline == start + 17 * second)
     #expect(wall.expire(at: start + 17 * second - 1).isEmpty)
-    #expect(wall.expire(at: start + 17 * second) == .composition)
+    // Both are said gone, so the question's words go from the displays too.
+    #expect(wall.expire(at: start + 17 * second) == [.question, .composition])
     #expect(wall.overlay(message: nil) == nil)
     #expect(wall.deadline == nil)
   }

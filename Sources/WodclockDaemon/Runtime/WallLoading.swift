@@ -146,6 +146,8 @@ struct WallLoading: Sendable {
     var expired: Expired = []
     if confirmation.expire(at: now) { expired.insert(.question) }
     if composer.expire(at: now) {
+      // The question goes with the composition it asked about, and its words with it.
+      if confirmation.pending != nil { expired.insert(.question) }
       confirmation.clear()
       expired.insert(.composition)
     }
