@@ -108,8 +108,8 @@ import WodclockTestSupport
       }
       clock.run(for: 0.1)
     }
-    // Each device's first guess was checked at once; then the budget all of them share: ten
-    // in the second minute (the first minute's was spent by the first ten guesses).
+    // Each device's first guess was checked at once, as a device with no wrong PIN on record
+    // always is; after that, only the budget they share: ten more in the second minute.
     #expect(clock.logLines(containing: "web remote: wrong PIN").count == 50)
     #expect(answers[401] == 50)
     #expect(answers[429, default: 0] > 0)
