@@ -170,7 +170,7 @@ enum WebBenchmark {
       writeError("web: skipping the browser part: \(python) is missing (apt install python3)\n")
       return
     }
-    let script = try findBrowserScript()
+    let script = try findSourceFile(browserScript)
     let child = try Subprocess.spawn(
       executable: python,
       arguments: [script, "--url", "http://\(address)", "--changes", String(changes)],
@@ -203,9 +203,10 @@ enum WebBenchmark {
     }
   }
 
-  /// The script in the source tree the bench was built in: `swift build` puts the binary
-  /// under `.build/<triple>/release`, so it is looked for upwards from there.
-  static func findBrowserScript() throws -> String {
+  /// A file of the source tree the bench was built in (`relativePath` from its root): `swift
+  /// build` puts the binary under `.build/<triple>/release`, so it is looked for upwards from
+  /// there.
+  static func findSourceFile(_ relativePath: String) throws -> String {
     guard let resolved = realpath(try DaemonUnderTest.executablePath(), nil) else {
       throw BenchmarkError("cannot resolve the path of wodclockd next to the bench")
     }
@@ -214,11 +215,11 @@ enum WebBenchmark {
     for _ in 0..<5 {
       guard let slash = directory.lastIndex(of: "/") else { break }
       directory = String(directory[..<slash])
-      let candidate = directory + "/" + browserScript
+      let candidate = directory + "/" + relativePath
       if access(candidate, R_OK) == 0 { return candidate }
     }
     throw BenchmarkError(
-      "cannot find \(browserScript) above the bench's directory; run the bench from its build")
+      "cannot find \(relativePath) above the bench's directory; run the bench from its build")
   }
 }
 

@@ -65,6 +65,10 @@ let benchmarks: [Benchmark] = [
     summary: "the daemon with 5 web displays, and Chromium's second change against the daemon's",
     run: WebBenchmark.run),
   Benchmark(
+    name: "web-attacks",
+    summary: "ms until a fresh device's /api/status is answered while clients attack (≤ 2 s)",
+    run: WebAttackBenchmark.run),
+  Benchmark(
     name: "sync",
     summary: "three clocks on one MQTT broker: the spread of their second changes, CPU, RSS",
     run: SyncBenchmark.run),
@@ -90,7 +94,8 @@ func usage(_ benchmarks: [Benchmark]) -> Never {
   text += "(default 60), of matrix-wire (per rate, default 120), sync (default 30) and "
   text += "speaker-voice (default 12)\n"
   text += "  --record FILE  speaker-voice writes what it heard to FILE (16-bit mono WAV)\n\n"
-  text += "wakeup, resources, ready, web and sync start the wodclockd found next to this program;\n"
+  text += "wakeup, resources, ready, web, web-attacks and sync start the wodclockd found next to "
+  text += "this program;\n"
   text += "sync also starts Debian's mosquitto on a loopback port.\n"
   text += "build both with `make release`, as they are installed.\n"
   text += "speaker and speaker-voice need the snd-aloop loopback card and are not part of all; "

@@ -165,8 +165,13 @@ final class InProcessDaemon {
     scratch = try ScratchDirectory(prefix: "wodclock-inprocess-")
     notifications = try DatagramSocket(boundTo: scratch.file("notify.sock"))
     try FileSystem.writeFileAtomically(configPath, text: config)
-    logger.sink = { [unowned self] _, line in log.append(line) }
+    captureLog()
     daemon = try makeDaemon()
+  }
+
+  /// The log's lines go to ``log``.
+  private func captureLog() {
+    logger.sink = { [unowned self] _, line in log.append(line) }
   }
 
   /// A daemon on this directory, its config, its state directory and the test's clock.
@@ -199,6 +204,8 @@ final class InProcessDaemon {
   /// The daemon stops and a new one starts on the same files, as after `systemctl restart`.
   func restart() throws {
     daemon.shutDown()
+    // The daemon that stopped gave its log back to standard error; the next one's is kept.
+    captureLog()
     daemon = try makeDaemon()
     start()
   }

@@ -339,7 +339,8 @@ struct TestResponse {
     let harness = try ServerHarness()
     let clients = try (0..<10).map { _ in try TestClient(harness.server.boundAddress) }
     // The first ten are accepted before the eleventh comes.
-    try harness.idle(for: 100_000_000)
+    try harness.pump { harness.server.connectionCount == 10 }
+    #expect(harness.server.connectionCount == 10)
     let eleventh = try TestClient(harness.server.boundAddress)
     try harness.pump {
       eleventh.poll()
@@ -359,15 +360,17 @@ struct TestResponse {
   @Test func anIdleConnectionIsClosedAfterTheTimeout() throws {
     let harness = try ServerHarness(limits: HTTPServer.Limits(idleTimeoutSeconds: 1))
     let client = try TestClient(harness.server.boundAddress)
-    let wakeUps = harness.runs
+    try harness.pump { harness.server.connectionCount == 1 }
+    // The library says when its timeout is due, so the loop sleeps until then: no busy poll.
+    let now = MonotonicClock.now()
+    let due = try #require(harness.server.nextWakeUp(after: now))
+    #expect(due > now && due <= now + 1_000_000_000, "due \(due - now) ns after now")
     try harness.pump {
       client.poll()
       return client.closed
     }
     #expect(client.closed)
     #expect(client.received.isEmpty)
-    // The library's timeout woke the loop, not a busy poll.
-    #expect(harness.runs - wakeUps < 50)
   }
 
   func openStream(_ harness: ServerHarness) throws -> (TestClient, HTTPServer.StreamID) {
@@ -406,10 +409,11 @@ struct TestResponse {
     }
     #expect(TestResponse(client.received, partial: true)?.text == expected)
 
-    // Nothing to send: the connection is parked and the loop sleeps, past the idle timeout.
-    let runs = harness.runs
+    // Nothing to send: the connection is parked, and outlives the idle timeout. The loop
+    // sleeps meanwhile: the server asks for no wake-up and its descriptor is quiet.
     try harness.idle(for: 1_500_000_000)
-    #expect(harness.runs - runs < 20, "\(harness.runs - runs) wake-ups of an idle server")
+    #expect(harness.server.nextWakeUp(after: MonotonicClock.now()) == nil)
+    #expect(try harness.poller.wait(timeoutMilliseconds: 0).isEmpty)
     #expect(harness.server.streams[stream]?.suspended == true)
     #expect(harness.handler.ended.isEmpty)
     #expect(!client.closed)
@@ -496,6 +500,27 @@ struct TestResponse {
       _ = try poller.wait(timeoutMilliseconds: 5_000)
       _ = try socket.finishConnecting()
     }
+  }
+
+  @Test func streamsPastTheLimitOfOneAddressAre503UntilOneEnds() throws {
+    let harness = try ServerHarness(limits: HTTPServer.Limits(maximumStreamsPerAddress: 3))
+    let streams = try (0..<3).map { _ in try openStream(harness) }
+    let fourth = try TestClient(harness.server.boundAddress)
+    try fourth.send(get("/api/events"))
+    try harness.pump { fourth.response != nil }
+    #expect(fourth.response?.status == 503)
+    #expect(fourth.response?.headers["retry-after"] == "5")
+    #expect(fourth.response?.text.contains("this address has 3 event streams open") == true)
+    #expect(harness.server.openStreams == streams.map(\.1))
+    // A stream that ends makes room for the next one from the address.
+    try streams[0].0.hangUp()
+    try harness.pump {
+      harness.server.send(Array(": ping\n\n".utf8), to: streams[0].1)
+      return harness.handler.ended[streams[0].1] != nil
+    }
+    let (_, next) = try openStream(harness)
+    #expect(harness.server.openStreams.count == 3)
+    #expect(harness.server.openStreams.contains(next))
   }
 
   @Test func aTakenPortIsAReadableError() throws {

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The web interface against the real wodclockd: the HTTP API with Python clients (every route,
-# the PIN and session rules, hostile clients), then the pages in Debian's headless Chromium
-# driven over the DevTools protocol. Runs the debug binaries `swift build` made.
+# The web interface against the real wodclockd, for what needs the real parts: the API served
+# end to end, the real server's bounds against slow and flooding clients (Python clients), then
+# the pages in Debian's headless Chromium driven over the DevTools protocol. Every route and rule
+# of the web front is tested in-process on manual time (Tests/DaemonTests/Web*InProcessTests);
+# how fast a device is served during an attack is `wodclock-bench web-attacks`. Runs the debug
+# binaries `swift build` made.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$root/.build/debug"

@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: MIT
-"""The web interface on a gym's network that is not friendly, against the real wodclockd: slow
-and flooding clients from several addresses (127.0.0.x stand for the LAN's devices: each client
-socket is bound to one before it connects), a page rebinding its DNS name to the clock, an
-endless chunked body, a distributed wrong-PIN flood, and a restart. During each attack a fresh
-device must still be served; the slowest answer it got is printed for the record, never
-asserted (the machine running the tests is not the gym's). Run by Tests/scripts/test-web.sh.
+"""The real web server's own bounds on a gym's network that is not friendly, against the real
+wodclockd: slow and flooding clients from several addresses (127.0.0.x stand for the LAN's
+devices: each client socket is bound to one before it connects), oversized headers and an
+endless chunked body. What libmicrohttpd and the daemon's server decide (connection slots and
+the 503 at full, the bounds per address, the deadline of a request's header, 413, the streams'
+bounds) is checked here; during each attack a fresh device must still be served, which is
+asserted as an answer, never as a time: how long it took is measured by `wodclock-bench
+web-attacks`. The web front's own rules (the PIN throttle, the Host rule, sessions across a
+restart, the reserve a signed-in remote gets) are tested in-process on manual time
+(Tests/DaemonTests/Web*InProcessTests.swift). Run by Tests/scripts/test-web.sh.
 """
 
 import json
 import os
 import socket
-import stat
 import sys
 import threading
 import time
@@ -18,25 +21,17 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from wodclock_web import (  # noqa: E402
-    PIN, Daemon, EventStream, command, raw_connection, request, sign_in, wait_until)
+    Daemon, EventStream, command, raw_connection, request, sign_in, wait_until)
 
 FRESH = "127.0.0.200"
 
 
-def figure(what, seconds):
-    print(f"\nFIGURE {what}: {seconds * 1000:.1f} ms", file=sys.stderr)
-
-
-def fresh_device_status(daemon, tries=5, source=FRESH):
-    """A device that has done nothing yet asks for /api/status `tries` times: each must be
-    served (200). Returns the slowest time."""
-    slowest = 0.0
+def fresh_device_is_served(daemon, tries=5, source=FRESH):
+    """A device that has done nothing yet asks for /api/status `tries` times: each is served
+    (200). The timeout only stops a hang."""
     for _ in range(tries):
-        started = time.monotonic()
         response = request(daemon, "GET", "/api/status", source=source, timeout=30)
-        slowest = max(slowest, time.monotonic() - started)
         assert response.status == 200, (response.status, response.body)
-    return slowest
 
 
 def connect(daemon, source):
@@ -91,9 +86,7 @@ class SlowClients(unittest.TestCase):
             sender.start()
             try:
                 kept = list(slow)
-                slowest = fresh_device_status(daemon)
-                figure("slowest /api/status of a fresh device during 64 slow-header "
-                       "connections from 4 addresses", slowest)
+                fresh_device_is_served(daemon)
                 # Every slow connection is closed by the server, none answered.
                 deadline = time.monotonic() + 30
                 still_open = [s for s in kept if not closed_by_server(s, deadline)]
@@ -105,7 +98,7 @@ class SlowClients(unittest.TestCase):
                 for sock in kept:
                     sock.close()
 
-    def test_a_full_server_answers_503_at_once_and_keeps_a_slot_for_the_signed_in_phone(self):
+    def test_a_full_server_answers_503_and_keeps_a_slot_for_the_signed_in_phone(self):
         with Daemon(web_extra="  connections: 16\n  connections_per_address: 4\n"
                               "  streams: 8\n  request_timeout: 1m\n") as daemon:
             cookie = sign_in(daemon, source="127.0.0.150")
@@ -117,9 +110,7 @@ class SlowClients(unittest.TestCase):
                     holders.append(sock)
             try:
                 wait_until(lambda: stats(daemon)["connections"] >= 16, what="16 held connections")
-                started = time.monotonic()
                 busy = request(daemon, "GET", "/api/status", source=FRESH, timeout=30)
-                figure("503 to a fresh device when every slot is taken", time.monotonic() - started)
                 self.assertEqual(busy.status, 503)
                 self.assertEqual(busy.json()["error"]["code"], "server_busy")
                 self.assertEqual(busy.headers["retry-after"], "5")
@@ -152,14 +143,10 @@ class StreamFlood(unittest.TestCase):
             try:
                 # Each address holds at most 3 streams (the default), 48 in all, below 64.
                 wait_until(lambda: stats(daemon)["streams"] == 48, what="48 open streams")
-                slowest = fresh_device_status(daemon)
-                started = time.monotonic()
+                fresh_device_is_served(daemon)
                 tv = EventStream(daemon, source=FRESH)
                 self.assertIn("200", tv.head.split("\r\n")[0])
                 self.assertEqual(tv.next_of("status")["event"], "status")
-                slowest = max(slowest, time.monotonic() - started)
-                figure("slowest /api/status or stream of a fresh device during 250 event "
-                       "streams from 16 addresses", slowest)
                 tv.close()
                 self.assertLessEqual(stats(daemon)["streams"], 49)
                 # A stream refused is answered 503 with Retry-After, not dropped.
@@ -174,37 +161,6 @@ class StreamFlood(unittest.TestCase):
             finally:
                 for sock in opened:
                     sock.close()
-
-
-class Rebinding(unittest.TestCase):
-    def test_only_the_clocks_own_names_are_served(self):
-        with Daemon(web_extra="  hosts: [clock.gym.lan]\n") as daemon:
-            for host in ("evil.example", "evil.example:80", f"evil.example:{daemon.port}",
-                         "127.0.0.1.nip.io"):
-                refused = request(daemon, "GET", "/api/status", headers={"Host": host},
-                                  source="127.0.0.9")
-                self.assertEqual(refused.status, 421, host)
-                self.assertEqual(refused.json()["error"]["code"], "wrong_host")
-                self.assertIn("hosts:", refused.json()["error"]["hint"])
-            # Before any session: the right PIN through a rebound name opens none.
-            login = request(daemon, "POST", "/api/login", {"pin": PIN},
-                            headers={"Host": "evil.example", "Origin": "http://evil.example"},
-                            source="127.0.0.9")
-            self.assertEqual(login.status, 421)
-            self.assertNotIn("set-cookie", login.headers)
-            events = raw_connection(daemon, source="127.0.0.9")
-            events.sendall(b"GET /api/events HTTP/1.1\r\nHost: evil.example\r\n\r\n")
-            events.settimeout(10)
-            self.assertTrue(events.recv(4096).startswith(b"HTTP/1.1 421"))
-            events.close()
-            for host in (f"127.0.0.1:{daemon.port}", "127.0.0.1", f"localhost:{daemon.port}",
-                         f"[::1]:{daemon.port}", "clock.gym.lan:8080", "CLOCK.GYM.LAN",
-                         f"{socket.gethostname()}.local:{daemon.port}"):
-                self.assertEqual(
-                    request(daemon, "GET", "/api/status", headers={"Host": host}).status, 200,
-                    host)
-            figure("slowest /api/status of a fresh device beside rebinding requests",
-                   fresh_device_status(daemon))
 
 
 class Bodies(unittest.TestCase):
@@ -233,84 +189,59 @@ class Bodies(unittest.TestCase):
             self.assertEqual(request(daemon, "GET", "/api/time").status, 200)
 
 
-class PINFlood(unittest.TestCase):
-    def test_a_wrong_pin_flood_from_many_addresses_does_not_keep_the_coach_out(self):
+class HostileClients(unittest.TestCase):
+    """Oversized headers, a slow header beside a flood of connections: the library's bounds,
+    and the clock still answers."""
+
+    def test_oversized_headers_are_refused_and_the_next_client_served(self):
         with Daemon() as daemon:
-            phone = sign_in(daemon, source="127.0.0.150")
-            stop = threading.Event()
-            tried = [0]
+            huge = request(daemon, "GET", "/api/status", headers={"X-Filler": "a" * 20000})
+            self.assertTrue(400 <= huge.status < 500, huge.status)
+            self.assertEqual(request(daemon, "GET", "/api/time").status, 200)
+            self.assertTrue(daemon.alive())
 
-            def flood(index):
-                source = f"127.0.2.{1 + index}"
-                guess = 100000 + index * 1000
-                while not stop.is_set():
-                    response = request(daemon, "POST", "/api/login", {"pin": str(guess)},
-                                       source=source)
-                    tried[0] += 1
-                    guess += 1
-                    if response.status == 429:
-                        stop.wait(0.2)
-
-            floods = [threading.Thread(target=flood, args=(i,), daemon=True) for i in range(40)]
-            for thread in floods:
-                thread.start()
+    def test_slow_headers_and_500_connections_from_one_address(self):
+        # The slow headers must outlast the test: the deadline of a request is another test's.
+        with Daemon(web_extra="  request_timeout: 1m\n") as daemon:
+            code, _ = daemon.ctl("run", "amrap", "20", "--start")
+            self.assertEqual(code, 0)
+            slow = []
+            for _ in range(8):
+                connection = raw_connection(daemon)
+                connection.sendall(b"GET /api/status HTTP/1.1\r\nHost: x\r\n")
+                slow.append(connection)
+            many = []
+            for _ in range(500):
+                try:
+                    many.append(socket.create_connection((daemon.host, daemon.port), timeout=2))
+                except OSError:
+                    pass
+            for _ in range(3):
+                for connection in slow:
+                    connection.sendall(b"X-Slow: 1\r\n")
+                time.sleep(1)
+            for connection in many:
+                connection.close()
             try:
-                # Well past the shared budget: most attempts are answered 429 by now.
-                wait_until(lambda: daemon.log().count("wrong PIN") >= 40 and tried[0] >= 300,
-                           timeout=30, what="300 wrong-PIN attempts from 40 addresses")
-                slowest = fresh_device_status(daemon)
-                figure("slowest /api/status of a fresh device during a wrong-PIN flood from "
-                       "40 addresses", slowest)
-                started = time.monotonic()
-                coach = request(daemon, "POST", "/api/login", {"pin": PIN}, source=FRESH)
-                figure("the right PIN from a fresh address during the flood",
-                       time.monotonic() - started)
-                self.assertEqual(coach.status, 200, coach.body)
-                # The phone signed in before the flood is never refused.
-                self.assertEqual(command(daemon, phone, {"cmd": "status"}).status, 200)
-                # A second new device, later in the flood, is in at once too.
-                later = request(daemon, "POST", "/api/login", {"pin": PIN}, source="127.0.0.201")
-                self.assertEqual(later.status, 200)
+                # With the flood gone, a new device is served, while the slow ones still hang
+                # (they hold all their address may: its next connection is answered 503).
+                response = wait_until(lambda: self._try_time(daemon), timeout=10,
+                                      what="a served request")
+                self.assertEqual(response.status, 200)
+                self.assertEqual(request(daemon, "GET", "/api/time").status, 503)
+                self.assertEqual(daemon.status()["state"], "running")
+                web = stats(daemon)
+                self.assertLessEqual(web["connections"], 10, "8 per address, and 2 to refuse")
             finally:
-                stop.set()
-                for thread in floods:
-                    thread.join()
-            print(f"\n{tried[0]} wrong-PIN attempts in the flood, "
-                  f"{daemon.log().count('wrong PIN')} checked", file=sys.stderr)
+                for connection in slow:
+                    connection.close()
 
-
-class Restart(unittest.TestCase):
-    def test_sessions_survive_a_restart_hashed_and_private(self):
-        with Daemon() as daemon:
-            cookie = sign_in(daemon)
-            token = cookie.split("=", 1)[1]
-            daemon.restart()
-            self.assertEqual(command(daemon, cookie, {"cmd": "status"}).status, 200)
-            path = os.path.join(daemon.state_directory, "web-sessions")
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-            self.assertEqual(mode, 0o600, oct(mode))
-            with open(path) as f:
-                text = f.read()
-            self.assertNotIn(token, text)
-            self.assertNotIn(PIN, text)
-            self.assertIn("web sessions restored sessions=1", daemon.log())
-            # Signed out: the restart does not bring it back.
-            self.assertEqual(request(daemon, "POST", "/api/logout", {}, cookie=cookie).status, 200)
-            daemon.restart()
-            self.assertEqual(command(daemon, cookie, {"cmd": "status"}).status, 401)
-
-    def test_another_pin_at_the_restart_signs_everyone_out(self):
-        with Daemon() as daemon:
-            cookie = sign_in(daemon)
-            daemon.process.send_signal(15)
-            daemon.process.wait(timeout=10)
-            with open(daemon.config_path) as f:
-                text = f.read()
-            with open(daemon.config_path, "w") as f:
-                f.write(text.replace(f'pin: "{PIN}"', 'pin: "135790"'))
-            daemon.start()
-            self.assertEqual(command(daemon, cookie, {"cmd": "status"}).status, 401)
-            self.assertIn("sessions were opened with another PIN", daemon.log())
+    @staticmethod
+    def _try_time(daemon):
+        try:
+            return request(daemon, "GET", "/api/time", timeout=2, source=FRESH)
+        except OSError:
+            return None
 
 
 if __name__ == "__main__":
