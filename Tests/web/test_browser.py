@@ -6,6 +6,8 @@ Run by Tests/scripts/test-web.sh.
 """
 
 import datetime
+import json
+import math
 import os
 import signal
 import socket
@@ -30,6 +32,43 @@ def shown(browser):
     return browser.evaluate("window.wodclockDisplay && window.wodclockDisplay.digits()")
 
 
+def drawn_against(browser, status):
+    """The digits the page's last frame drew, what the daemon's law in `status` (an
+    `/api/status` read now) gives at the server instant that frame was drawn for, and that
+    instant. The law is worked out here from the web contract, not by the page's own code:
+    the two agree unless the page's law, zone or time of day is not the daemon's, however close
+    to a second boundary the frame was drawn."""
+    drawn = browser.evaluate("window.wodclockDisplay.drawn()")
+    return drawn["digits"], expected_digits(status, drawn["at"]), drawn["at"]
+
+
+def expected_digits(status, at):
+    """The big digits at server time `at` (ms) by the web contract's laws: the time of day from
+    the daemon's wall clock and zone offset, or the digits' law (value, rate, until)."""
+    clock, face = status["clock"], status["face"]
+    if face.get("show_time_of_day"):
+        local = clock["wall_ms"] + (at - clock["server_ms"]) + clock["utc_offset_s"] * 1000
+        second_of_day = int(local // 1000) % 86400
+        hour, minute, second = second_of_day // 3600, second_of_day // 60 % 60, second_of_day % 60
+        settings = face.get("clock_face") or {"twenty_four_hour": True, "show_seconds": False}
+        text = f"{hour:02d}" if settings["twenty_four_hour"] else str(hour % 12 or 12)
+        text += f":{minute:02d}"
+        return text + (f":{second:02d}" if settings["show_seconds"] else "")
+    law = clock.get("digits")
+    if not law:
+        return face.get("digits") or ""
+    value = law["value_s"]
+    if law["rate"]:
+        until = at if law.get("until_ms") is None else min(at, law["until_ms"])
+        delta = law["rate"] * max(0.0, until - clock["server_ms"]) / 1000
+        value = max(0.0, value + delta if law["direction"] == "up" else value - delta)
+    # Counting down shows the ceiling of the remaining seconds, counting up the floor of the
+    # elapsed ones; 1e-6 keeps floating-point noise from a second's edge.
+    whole = math.floor(value + 1e-6) if law["direction"] == "up" else math.ceil(value - 1e-6)
+    hours, minutes, seconds = whole // 3600, whole // 60 % 60, whole % 60
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
 class Display(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -49,13 +88,12 @@ class Display(unittest.TestCase):
                    what="the page to measure its offset from the daemon's clock")
 
     def assert_shows_the_daemons_second(self, samples=12):
-        """The digits the page draws are the daemon's: read the daemon, the page, the daemon
-        again; at a second boundary the page may show either side of it, nothing else."""
+        """The digits the page draws are the daemon's: what the daemon's law, read now, gives
+        at the instant the page drew its last frame for."""
         for _ in range(samples):
-            before = self.daemon.status()["display"]
-            page = shown(self.browser)
-            after = self.daemon.status()["display"]
-            self.assertIn(page, {before, after}, f"page {page}, daemon {before}..{after}")
+            status = request(self.daemon, "GET", "/api/status").json()
+            page, expected, at = drawn_against(self.browser, status)
+            self.assertEqual(page, expected, f"the page drew {page} for {at} ms")
             time.sleep(0.37)
 
     def test_digits_follow_the_daemon(self):
@@ -137,17 +175,16 @@ class TimeOfDay(unittest.TestCase):
             wait_until(lambda: shown(browser), timeout=15, what="the time of day")
             wait_until(lambda: browser.evaluate("window.wodclockDisplay.offsetMs()") is not None,
                        what="the page to measure its offset from the daemon's clock")
-            # The daemon's own face, read before and after the page: the page shows one of
-            # the two (at a second boundary either side of it), whatever zone it runs in.
-            offset = request(daemon, "GET", "/api/status").json()["clock"]["utc_offset_s"]
+            # The daemon keeps the gym's zone, and the page draws the daemon's time of day at
+            # the instant of its frame, whatever zone the browser runs in.
+            status = request(daemon, "GET", "/api/status").json()
             now = datetime.datetime.now(zoneinfo.ZoneInfo(zone))
-            self.assertEqual(offset, now.utcoffset().total_seconds(), "the gym's zone")
+            self.assertEqual(status["clock"]["utc_offset_s"], now.utcoffset().total_seconds(),
+                             "the gym's zone")
             for _ in range(5):
-                before = request(daemon, "GET", "/api/status").json()["face"]["digits"]
-                page = shown(browser)
-                after = request(daemon, "GET", "/api/status").json()["face"]["digits"]
-                self.assertIn(page, {before, after},
-                              f"the page shows {page}, the daemon {before}..{after} in {zone}")
+                page, expected, at = drawn_against(
+                    browser, request(daemon, "GET", "/api/status").json())
+                self.assertEqual(page, expected, f"the page drew {page} for {at} ms in {zone}")
                 time.sleep(0.4)
             # Under the time, what the idle screen says of the next class ("23:59 Late WOD", or
             # on a machine whose clock is not synchronized, that no class loads).

@@ -25,6 +25,8 @@
   /// The last status event: {status, clock, face}.
   var current = null;
   var offline = true;
+  /// The server instant the last frame was drawn for (test hook).
+  var drawnAt = null;
   /// What was drawn when the page went offline: shown dimmed and still, never as a moving time.
   var frozenDigits = "";
   var drawn = { digits: "", word: "", progress: -1, dot: -1 };
@@ -117,6 +119,7 @@
     var at = W.clock.now();
     if (at === null) at = clock.server_ms;
     else at += frameInterval / 2;
+    drawnAt = at;
     var digits;
     var meridiem = null;
     if (offline) {
@@ -350,6 +353,9 @@
   Object.defineProperty(window, "wodclockDisplay", {
     value: Object.freeze({
       digits: function () { return el.digits.textContent; },
+      // The digits on the screen and the server instant they were drawn for: a test holds them
+      // against the daemon's own law at that instant, which no second boundary can race.
+      drawn: function () { return { digits: el.digits.textContent, at: drawnAt }; },
       word: function () { return el.word.textContent; },
       offline: function () { return offline; },
       offsetMs: function () { return W.clock.offsetMs(); },
