@@ -16,10 +16,16 @@ public struct WorkoutPlan: Sendable, Hashable, Codable {
   /// notation; shown by status and written to history. Nil for a preset of the config's own
   /// keys. Optional so a state file saved before it existed still reads.
   public var notation: String?
+  /// The whiteboard beside the clock: the movements and notes under the workout, in order.
+  public var whiteboard: [WhiteboardLine]
+  /// A file of the media directory shown beside the clock for the whole workout (a step's
+  /// line may name its own).
+  public var media: String?
 
   public init(
     name: String, label: String? = nil, mode: WorkoutMode, countIn: TimeSpan = .seconds(10),
-    cues: CueOptions = CueOptions(), notation: String? = nil
+    cues: CueOptions = CueOptions(), notation: String? = nil, whiteboard: [WhiteboardLine] = [],
+    media: String? = nil
   ) {
     self.name = name
     self.label = label
@@ -27,6 +33,37 @@ public struct WorkoutPlan: Sendable, Hashable, Codable {
     self.countIn = countIn
     self.cues = cues
     self.notation = notation
+    self.whiteboard = whiteboard
+    self.media = media
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, label, mode, countIn, cues, notation, whiteboard, media
+  }
+
+  /// Reads a plan back; one saved before the whiteboard existed has none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    name = try container.decode(String.self, forKey: .name)
+    label = try container.decodeIfPresent(String.self, forKey: .label)
+    mode = try container.decode(WorkoutMode.self, forKey: .mode)
+    countIn = try container.decode(TimeSpan.self, forKey: .countIn)
+    cues = try container.decode(CueOptions.self, forKey: .cues)
+    notation = try container.decodeIfPresent(String.self, forKey: .notation)
+    whiteboard = try container.decodeIfPresent([WhiteboardLine].self, forKey: .whiteboard) ?? []
+    media = try container.decodeIfPresent(String.self, forKey: .media)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encodeIfPresent(label, forKey: .label)
+    try container.encode(mode, forKey: .mode)
+    try container.encode(countIn, forKey: .countIn)
+    try container.encode(cues, forKey: .cues)
+    try container.encodeIfPresent(notation, forKey: .notation)
+    if !whiteboard.isEmpty { try container.encode(whiteboard, forKey: .whiteboard) }
+    try container.encodeIfPresent(media, forKey: .media)
   }
 }
 

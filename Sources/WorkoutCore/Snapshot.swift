@@ -122,6 +122,11 @@ public struct WorkoutSnapshot: Sendable, Hashable, Codable {
   public var tempo: TempoSnapshot?
   /// Set for the `clock` mode: show the time of day in this format.
   public var clockFace: ClockFace?
+  /// The whiteboard line the current step is (``WorkoutPlan/whiteboard``), to highlight.
+  public var whiteboardLine: Int? = nil
+  /// The movement of the next work step, for "next: 10 burpees" during a rest or the last
+  /// seconds before it.
+  public var nextMovement: String? = nil
 
   /// The exact time behind the big digits (``display`` is it rounded: up when it counts down,
   /// down when it counts up), for displays that draw the digits between snapshots; nil when

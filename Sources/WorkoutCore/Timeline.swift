@@ -63,6 +63,10 @@ public struct Segment: Sendable, Hashable, Codable {
   public var targetReps: Int?
   /// Whether `next` may cut it short (always true for open-ended segments).
   public var skippable: Bool
+  /// The whiteboard line this step is (the plan's ``WorkoutPlan/whiteboard``), if any.
+  public var whiteboardLine: Int? = nil
+  /// The movement of the next work step, for "next: 10 burpees" before it comes.
+  public var nextMovement: String? = nil
 
   public init(
     kind: SegmentKind, duration: TimeSpan?, label: String? = nil, round: Counter? = nil,

@@ -10,6 +10,7 @@ extension WorkoutPlan {
     let hasCountIn = mode.name != .clock && countIn > .zero
     if hasCountIn { segments.append(Segment(kind: .countIn, duration: countIn)) }
     segments += Self.segments(of: mode, label: label)
+    segments = placingWhiteboard(on: segments)
     let workoutStartIndex = hasCountIn ? 1 : 0
     return Timeline(
       segments: segments,

@@ -162,7 +162,8 @@ extension WorkoutEngine {
       secondsIntoMinute: Int(floorDivide(elapsed, second) % 60),
       timeUnderTension: TimeSpan(nanoseconds: tensionNow),
       tempo: tempoSnapshot(segment: segment, elapsed: segmentElapsed),
-      clockFace: nil)
+      clockFace: nil, whiteboardLine: segment.whiteboardLine,
+      nextMovement: segment.nextMovement)
   }
 
   /// The score of a workout without a rounds target (an AMRAP, a For Time that tallies laps):
