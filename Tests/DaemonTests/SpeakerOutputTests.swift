@@ -259,21 +259,6 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     #expect(card.underruns == 0)
   }
 
-  /// The feeds come between a quarter of a period and one and a quarter apart, and fall on
-  /// every part of the period: every twentieth of it within 40 feeds.
-  @Test func theFeedsFallOnEveryPhaseOfThePeriod() {
-    let period: Int64 = 5_000_000
-    var instant: Int64 = 1_234_567
-    var twentieths = Set<Int64>()
-    for feed in Int64(0)..<40 {
-      let next = SpeakerOutput.feedInstant(after: instant, period: period, feed: feed)
-      #expect(next - instant >= period / 4 && next - instant < period * 5 / 4)
-      twentieths.insert(next % period * 20 / period)
-      instant = next
-    }
-    #expect(twentieths.count == 20, "\(twentieths.sorted())")
-  }
-
   /// A stream's first time stamp can be its card's last update of the run before (200 ms
   /// old here): a reading stamped before the stream started is not taken, and every sound is
   /// heard at its instant.
