@@ -69,7 +69,8 @@ public struct VoiceSynthesizer: Sendable {
   {
     let request = try Self.request(texts: texts, language: language)
     guard let program = command.first else {
-      throw VoiceSynthesisError(language: language, reason: .failed, message: "no synthesizer program")
+      throw VoiceSynthesisError(
+        language: language, reason: .failed, message: "no synthesizer program")
     }
     let deadline = now > Int64.max - timeout ? Int64.max : now + max(0, timeout)
     do throws(SystemError) {

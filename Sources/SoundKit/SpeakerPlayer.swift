@@ -459,4 +459,3 @@ public struct SpeakerPlayer: Sendable {
     }
   }
 }
-

@@ -73,7 +73,8 @@ import WodclockTestSupport
     defer { job.cancel() }
     let (_, progress, _) = try drive(job)
     #expect(progress == .exited(.exited(1)))
-    #expect(job.errorText == [UInt8](repeating: UInt8(ascii: "e"), count: ChildJob.maximumErrorBytes))
+    #expect(
+      job.errorText == [UInt8](repeating: UInt8(ascii: "e"), count: ChildJob.maximumErrorBytes))
     // Not kept: the child writes to the daemon's own, and only its output and exit are watched.
     let quiet = try self.job("exit 0", keepsErrors: false)
     defer { quiet.cancel() }

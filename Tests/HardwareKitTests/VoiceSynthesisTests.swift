@@ -228,7 +228,8 @@ import WodclockTestSupport
 /// What a child's work comes to, without a child: its exit status, its words and its answer.
 @Suite struct VoiceOutcomeTests {
   func decoder(_ bytes: [UInt8], lines: Int) -> VoiceStreamDecoder {
-    var decoder = VoiceStreamDecoder(lineCount: lines, maximumBytes: 1 << 20, maximumLineSeconds: 10)
+    var decoder = VoiceStreamDecoder(
+      lineCount: lines, maximumBytes: 1 << 20, maximumLineSeconds: 10)
     decoder.feed(bytes[...])
     return decoder
   }

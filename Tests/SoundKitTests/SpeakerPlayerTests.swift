@@ -140,7 +140,8 @@ struct SpeakerRun {
 @Suite struct SpeakerPlayerTests {
   static func countdown(_ secondsLeft: Int, at seconds: Double) -> TimedCue {
     TimedCue(
-      kind: .countdown(secondsLeft: secondsLeft, ending: .countIn), due: SpeakerRun.instant(seconds))
+      kind: .countdown(secondsLeft: secondsLeft, ending: .countIn), due: SpeakerRun.instant(seconds)
+    )
   }
 
   static func horn(at seconds: Double) -> TimedCue {
@@ -152,9 +153,12 @@ struct SpeakerRun {
     .filter { $0 != 0 }.count
 
   /// Heard within a frame and a half (the first read of the position is taken whole).
-  static func expectOnTime(_ heard: Int64, _ due: Int64, sourceLocation: SourceLocation = #_sourceLocation) {
+  static func expectOnTime(
+    _ heard: Int64, _ due: Int64, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     #expect(
-      abs(heard - due) <= 100_000, "heard at \(SpeakerRun.seconds(heard)) s, due at \(SpeakerRun.seconds(due)) s",
+      abs(heard - due) <= 100_000,
+      "heard at \(SpeakerRun.seconds(heard)) s, due at \(SpeakerRun.seconds(due)) s",
       sourceLocation: sourceLocation)
   }
 
@@ -182,7 +186,9 @@ struct SpeakerRun {
   }
 
   @Test func aLapNobodyForesawPlaysFromTheFirstUnwrittenInstant() {
-    let rules = SpeakerCueRules.standard(overriding: ["lap": SpeakerCueRule(sounds: [.generated(.beep)])])
+    let rules = SpeakerCueRules.standard(overriding: [
+      "lap": SpeakerCueRule(sounds: [.generated(.beep)])
+    ])
     var run = SpeakerRun(rules: rules)
     run.run(until: 1)
     // The stream is idle: the lap is heard once a stream started now has its buffer written.
@@ -205,7 +211,9 @@ struct SpeakerRun {
   }
 
   @Test func theNewestCueCutsThePrevious() {
-    let rules = SpeakerCueRules.standard(overriding: ["lap": SpeakerCueRule(sounds: [.generated(.beep)])])
+    let rules = SpeakerCueRules.standard(overriding: [
+      "lap": SpeakerCueRule(sounds: [.generated(.beep)])
+    ])
     var run = SpeakerRun(rules: rules, plan: [Self.horn(at: 1)])
     // The horn plays 1.2 s from 1 s; a lap at 1.3 s cuts it.
     run.run(until: 1.3)
@@ -217,7 +225,9 @@ struct SpeakerRun {
     let (horn, lap) = (entries[0], entries[1])
     #expect(horn.start == SpeakerRun.instant(1))
     #expect(horn.cut == lap.start, "the horn is cut where the lap starts")
-    #expect(lap.start > SpeakerRun.instant(1.3) && lap.start <= SpeakerRun.instant(1.3) + SpeakerRun.bufferTime)
+    #expect(
+      lap.start > SpeakerRun.instant(1.3)
+        && lap.start <= SpeakerRun.instant(1.3) + SpeakerRun.bufferTime)
     run.run(until: 3)
     // Nothing of the horn is heard after its fade: only the lap's beep.
     let lapEnd = lap.start + GeneratedSound.beep.clip(sampleRate: SpeakerRun.sampleRate).duration
@@ -271,7 +281,8 @@ struct SpeakerRun {
 
   @Test func aCountdownsBeepsShareOneStream() {
     let plan = [
-      Self.countdown(3, at: 2), Self.countdown(2, at: 3), Self.countdown(1, at: 4), Self.horn(at: 5),
+      Self.countdown(3, at: 2), Self.countdown(2, at: 3), Self.countdown(1, at: 4),
+      Self.horn(at: 5),
     ]
     var run = SpeakerRun(plan: plan)
     run.run(until: 7)
@@ -282,11 +293,12 @@ struct SpeakerRun {
     for (onset, cue) in zip(onsets, plan) { Self.expectOnTime(onset, cue.due) }
   }
 
-  @Test func theVoicesLinesAreSpokenOnceTheSynthesizersAnswerIsIn() {
+  @Test func theVoicesLinesAreSpokenOnceTheSynthesizersAnswerIsIn() throws {
     var run = SpeakerRun(
-      lines: SpokenLines(language: .german), plan: [Self.countdown(3, at: 2), Self.countdown(2, at: 4)])
+      lines: SpokenLines(language: .german),
+      plan: [Self.countdown(3, at: 2), Self.countdown(2, at: 4)])
     // The lines to make are the German ones; none is in the bank yet.
-    let lines = try! #require(run.player.linesToVoice)
+    let lines = try #require(run.player.linesToVoice)
     #expect(lines.language == .german)
     run.player.voiceStarted()
     #expect(run.player.linesToVoice == nil, "being made")
@@ -302,7 +314,7 @@ struct SpeakerRun {
     run.run(until: 4.5)
     let voice = run.player.schedule.entries.filter { $0.channel == .voice }
     #expect(voice.map(\.start) == [SpeakerRun.instant(4)], "the 2 is spoken with its beep")
-    let word = try! #require(lines.number(2))
+    let word = try #require(lines.number(2))
     #expect(voice.first?.sound == run.player.bank.id(of: .voice(word)))
     // Heard: the beep and the spoken line together, the line a second long.
     run.run(until: 6)

@@ -213,9 +213,8 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
 
   public func nextWakeUp(after now: Int64) -> Int64? {
     var wake = player.nextWakeUp(after: now, canPlay: playback != nil)
-    for instant in [retryAt, voiceJob?.deadline].compactMap({ $0 }) {
-      wake = min(wake ?? instant, instant)
-    }
+    if let retryAt { wake = min(wake ?? retryAt, retryAt) }
+    if let deadline = voiceJob?.deadline { wake = min(wake ?? deadline, deadline) }
     return wake
   }
 
@@ -301,9 +300,11 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
       // No time stamp: the delay, with the clock read now (the call's `now` is from before
       // its work).
       let delay = try playback.delayFrames()
-      read = .nextFrameHeard(at: playback.instantOfNextFrame(now: self.now(now), delayFrames: delay))
+      read = .nextFrameHeard(
+        at: playback.instantOfNextFrame(now: self.now(now), delayFrames: delay))
     }
-    player.measured(read, underruns: underruns, bufferFrames: playback.bufferFrames, at: self.now(now))
+    player.measured(
+      read, underruns: underruns, bufferFrames: playback.bufferFrames, at: self.now(now))
     var free = available
     var rounds = 0
     while free > 0 && rounds < 4 {
