@@ -2,7 +2,7 @@
 // Host names looked up off the event loop. getaddrinfo(3) waits for as long as the name
 // server, /etc/hosts on a slow card or an mDNS query (WLED's `wled-abc.local`) takes: seconds,
 // while the daemon's one thread may not wait at all. So each lookup runs getaddrinfo in a
-// short-lived child process (posix_spawn) and writes its answer to a pipe; the loop watches a
+// short-lived child process (a ChildJob) and writes its answer to a pipe; the loop watches a
 // descriptor, reads the answer when the child is done, and ends a child that takes too long.
 // No thread of our own: glibc's getaddrinfo_a(3) would run the lookup on a helper thread.
 
@@ -47,10 +47,10 @@ public struct AddressResolver: Sendable {
     guard let program = command.first else {
       throw SystemError(operation: "posix_spawn", errno: .invalidArgument, hint: "no resolver")
     }
-    let child = try Subprocess.spawn(
-      executable: program, arguments: Array(command.dropFirst()) + [host],
-      standardInput: .nullDevice, standardOutput: .pipe, standardError: .inherit)
-    return AddressLookup(host: host, timeout: timeout, deadline: deadline, child: child)
+    let child = try ChildJob(
+      program: program, arguments: Array(command.dropFirst()) + [host], input: nil,
+      keepsErrors: false, waitsForOutputEnd: false, deadline: deadline)
+    return AddressLookup(host: host, timeout: timeout, child: child)
   }
 
   /// Why `host` cannot be looked up, or nil when it can be. A name has 1 to 253 bytes
@@ -179,29 +179,22 @@ public final class AddressLookup {
   public let fileDescriptor: FileDescriptor
 
   private let timeout: Int64
-  private let child: Subprocess?
-  /// The read end of the child's standard output (non-blocking).
-  private let answer: FileDescriptor?
-  private let exitNotice: FileDescriptor?
+  private let child: ChildJob?
+  /// The pipe already at its end of a lookup that failed before it started.
+  private let endedPipe: FileDescriptor?
   private var received: [UInt8] = []
-  private var answerEnded = false
   private var tooLong = false
-  private var running: Bool
   private var outcome: Result<[IPAddress], ResolutionError>?
   private var released = false
 
-  init(host: String, timeout: Int64, deadline: Int64, child: Subprocess) {
+  init(host: String, timeout: Int64, child: ChildJob) {
     self.host = host
     self.timeout = timeout
-    self.deadline = deadline
+    deadline = child.deadline
     self.child = child
-    answer = child.standardOutput
-    try? answer?.setNonBlocking()
-    let pidfd = clinux_pidfd_open(child.processID)
-    exitNotice = pidfd >= 0 ? FileDescriptor(rawValue: pidfd) : nil
+    endedPipe = nil
     // Without a pidfd the pipe says when the child is done: it ends when the child exits.
-    fileDescriptor = exitNotice ?? answer ?? .standardInput
-    running = true
+    fileDescriptor = child.exitNotice ?? child.output ?? .standardInput
   }
 
   /// A lookup that failed before it started (a name that cannot be one). Its descriptor is
@@ -213,17 +206,15 @@ public final class AddressLookup {
     child = nil
     let pipe = try? FileDescriptor.pipe(nonBlocking: true)
     try? pipe?.writeEnd.close()
-    answer = pipe?.readEnd
-    exitNotice = nil
-    fileDescriptor = answer ?? .standardInput
-    running = false
+    endedPipe = pipe?.readEnd
+    fileDescriptor = endedPipe ?? .standardInput
     outcome = .failure(failure)
   }
 
   deinit { cancel() }
 
   /// Whether the child still runs (tests).
-  public var isRunning: Bool { running }
+  public var isRunning: Bool { child?.isRunning ?? false }
 
   /// The child's process id (tests).
   public var processID: Int32? { child?.processID }
@@ -234,26 +225,23 @@ public final class AddressLookup {
   /// - Returns: the addresses in the order to try them (never empty), or why there are none.
   public func result(at now: Int64) -> Result<[IPAddress], ResolutionError>? {
     if let outcome { return outcome }
-    guard let child, !released else { return nil }
-    readAnswer()
-    var status: Subprocess.ExitStatus?
-    do {
-      status = try child.exitStatusIfEnded()
-      if status == nil && answerEnded && exitNotice == nil {
-        // The pipe ends when the child closes it in exiting: what is left of the exit is the
-        // kernel's, not the lookup's (this is the path without a pidfd only).
-        status = try child.wait()
+    guard let child else { return nil }
+    let progress = child.step(at: now) { bytes in
+      // Kept up to the longest answer; the rest is read and dropped.
+      if received.count + bytes.count > AddressResolver.maximumAnswerBytes {
+        tooLong = true
+      } else {
+        received += bytes
       }
-    } catch {
-      // ECHILD: reaped elsewhere (SIGCHLD ignored): its answer is what it wrote.
-      status = .exited(answerEnded ? 0 : -1)
+      return true
     }
-    if let status {
-      running = false
-      readAnswer()
-      outcome = interpret(status)
-    } else if now >= deadline {
-      end()
+    switch progress {
+    case .running, .cancelled, .refused:
+      break
+    case .exited(let status):
+      // Reaped elsewhere (SIGCHLD ignored): its answer is what it wrote.
+      outcome = interpret(status ?? .exited(child.outputEnded ? 0 : -1))
+    case .timedOut:
       outcome = .failure(
         ResolutionError(
           host: host, reason: .timedOut,
@@ -265,42 +253,10 @@ public final class AddressLookup {
   /// Ends the child if it still runs, and closes the lookup's descriptors. The lookup has no
   /// result afterwards unless it had one before.
   public func cancel() {
-    end()
+    child?.cancel()
     guard !released else { return }
     released = true
-    try? exitNotice?.close()
-    try? answer?.close()
-  }
-
-  /// Kills and reaps a child that still runs. SIGKILL cannot be caught: the child runs no more
-  /// code of its own, and the wait is only the kernel taking it down.
-  private func end() {
-    guard running, let child else { return }
-    running = false
-    try? child.kill(.kill)
-    _ = try? child.wait()
-  }
-
-  /// Reads what the child wrote so far, keeping at most the longest answer.
-  private func readAnswer() {
-    guard let answer, !answerEnded, !released else { return }
-    var chunk: [UInt8] = []
-    while true {
-      chunk.removeAll(keepingCapacity: true)
-      guard let result = try? answer.read(appendingTo: &chunk, maximumCount: 1024) else { return }
-      switch result {
-      case .bytes:
-        if received.count + chunk.count > AddressResolver.maximumAnswerBytes {
-          tooLong = true
-        } else {
-          received += chunk
-        }
-      case .wouldBlock: return
-      case .endOfFile:
-        answerEnded = true
-        return
-      }
-    }
+    try? endedPipe?.close()
   }
 
   /// The lookup's outcome from the child's exit and answer.

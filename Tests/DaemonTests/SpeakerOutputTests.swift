@@ -162,8 +162,11 @@ final class CardSlot: @unchecked Sendable {
   var card: ManualSoundCard!
 }
 
-/// The speaker with the card of `slot`, under the name `test-speaker`.
-private func speakerKind(_ slot: CardSlot) -> PluginKind {
+/// The speaker with the card of `slot` and the voice of `synthesizer`, under the name
+/// `test-speaker`.
+private func speakerKind(
+  _ slot: CardSlot, synthesizer: VoiceSynthesizer? = .wodclockd
+) -> PluginKind {
   var schema = SpeakerOutput.schema
   schema.kind = "test-speaker"
   return PluginKind(
@@ -176,7 +179,7 @@ private func speakerKind(_ slot: CardSlot) -> PluginKind {
             throw ALSAError(.noSuchDevice, "cannot open sound device 'test'", code: -2)
           }
           return slot.card.reopened()
-        })
+        }, synthesizer: synthesizer)
     })
 }
 
@@ -198,9 +201,12 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
 
 @Suite struct SpeakerOutputTests {
   /// A daemon on manual time whose speaker plays into a manual card.
-  static func speaker(_ config: String) throws -> (InProcessDaemon, ManualSoundCard) {
+  static func speaker(_ config: String, synthesizer: VoiceSynthesizer? = .wodclockd) throws -> (
+    InProcessDaemon, ManualSoundCard
+  ) {
     let slot = CardSlot()
-    let clock = try InProcessDaemon(config: config, kinds: [speakerKind(slot)])
+    let clock = try InProcessDaemon(
+      config: config, kinds: [speakerKind(slot, synthesizer: synthesizer)])
     let card = ManualSoundCard(now: { clock.time.monotonic })
     slot.card = card
     return (clock, card)
@@ -257,21 +263,6 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
       $0.stepPhase = $0.positionStep * 9 / 10
     }
     #expect(card.underruns == 0)
-  }
-
-  /// The feeds come between a quarter of a period and one and a quarter apart, and fall on
-  /// every part of the period: every twentieth of it within 40 feeds.
-  @Test func theFeedsFallOnEveryPhaseOfThePeriod() {
-    let period: Int64 = 5_000_000
-    var instant: Int64 = 1_234_567
-    var twentieths = Set<Int64>()
-    for feed in Int64(0)..<40 {
-      let next = SpeakerOutput.feedInstant(after: instant, period: period, feed: feed)
-      #expect(next - instant >= period / 4 && next - instant < period * 5 / 4)
-      twentieths.insert(next % period * 20 / period)
-      instant = next
-    }
-    #expect(twentieths.count == 20, "\(twentieths.sorted())")
   }
 
   /// A stream's first time stamp can be its card's last update of the run before (200 ms
@@ -372,6 +363,42 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     #expect(first - pressed <= 25_000_000)
     let last = try #require(spoken.last).instant
     #expect(last - first > 300_000_000, "a spoken line lasts longer than a beep")
+  }
+
+  /// A stand-in synthesizer (the shell) that answers every line with half a second of a steady
+  /// level at 22050 Hz, as the real child's answer is framed.
+  static let standInSynthesizer = VoiceSynthesizer(command: [
+    "/bin/sh", "-c",
+    #"""
+    printf 'WCV1\042\126\0\0'
+    while IFS= read -r line; do
+      printf '\021\053\0\0'; head -c 22050 /dev/zero | tr '\0' '\020'
+    done
+    """#,
+    "synthesizer",
+  ])
+
+  /// The stand-in's answer is taken in as the loop runs, and its lines are spoken from then on:
+  /// the count-in's line, half a second of the stand-in's sound, at the start.
+  @Test func theSynthesizersAnswerIsSpokenOnceItIsIn() throws {
+    let (clock, card) = try Self.speaker(
+      speakerConfig(voice: true, top: "language: de"), synthesizer: Self.standInSynthesizer)
+    clock.start()
+    for _ in 0..<200 where clock.logLines(containing: "voice").isEmpty {
+      clock.run(for: 0.1)
+      usleep(10_000)
+    }
+    let ready = try #require(
+      clock.logLines(containing: "voice ready").first, "\(clock.logLines(containing: "voice"))")
+    #expect(ready.contains("language=de"))
+    let pressed = clock.time.monotonic
+    _ = try clock.request(#"{"cmd": "start"}"#)
+    clock.run(for: 2)
+    let spoken = card.heard.filter { $0.instant >= pressed && $0.sample != 0 }
+    let first = try #require(spoken.first).instant
+    let last = try #require(spoken.last).instant
+    #expect(first - pressed <= 25_000_000, "nobody foresaw it: within a buffer of the press")
+    #expect(abs(Double(last - first) / 1e9 - 0.5) < 0.01, "the stand-in's half second")
   }
 
   @Test func aPulledCardIsSaidOnceAndFoundAgain() throws {

@@ -224,3 +224,58 @@ import WodclockTestSupport
     #expect(loudest.withUnsafeBufferPointer { VoiceSynthesizer.audibleRange(of: $0) } == 0..<1)
   }
 }
+
+/// What a child's work comes to, without a child: its exit status, its words and its answer.
+@Suite struct VoiceOutcomeTests {
+  func decoder(_ bytes: [UInt8], lines: Int) -> VoiceStreamDecoder {
+    var decoder = VoiceStreamDecoder(
+      lineCount: lines, maximumBytes: 1 << 20, maximumLineSeconds: 10)
+    decoder.feed(bytes[...])
+    return decoder
+  }
+
+  let whole: [UInt8] =
+    Array("WCV1".utf8) + VoiceSynthesizer.littleEndian(16_000) + VoiceSynthesizer.littleEndian(1)
+    + [7, 0]
+
+  @Test func aWholeAnswerIsEachTextsSound() throws {
+    let outcome = VoiceSynthesizer.outcome(
+      of: .exited(0), errors: [], answer: decoder(whole, lines: 1), texts: ["eins"],
+      language: "de")
+    let bank = try outcome.get()
+    #expect(bank["eins"]?.sampleRate == 16_000)
+    #expect(bank["eins"]?.samples == [7])
+  }
+
+  @Test func theChildsWordsOrItsStatusSayWhyThereIsNoVoice() {
+    let words = Array("wodclockd: voice 'de': no data\nhint: install it\n".utf8)
+    func message(_ status: Subprocess.ExitStatus, _ errors: [UInt8], _ bytes: [UInt8])
+      -> (VoiceSynthesisError.Reason, String)?
+    {
+      let outcome = VoiceSynthesizer.outcome(
+        of: status, errors: errors, answer: decoder(bytes, lines: 1), texts: ["eins"],
+        language: "de")
+      guard case .failure(let error) = outcome else { return nil }
+      return (error.reason, error.message)
+    }
+    #expect(message(.exited(69), words, []) ?? (.failed, "") == (.unavailable, "no data"))
+    #expect(
+      message(.exited(69), [], []) ?? (.failed, "")
+        == (.unavailable, "espeak-ng or the voice is missing"))
+    #expect(
+      message(.exited(70), [], whole) ?? (.unavailable, "")
+        == (.failed, "the synthesizer exited with code 70"))
+    #expect(
+      message(.signaled(.kill), [], whole) ?? (.unavailable, "")
+        == (.failed, "the synthesizer was killed by SIGKILL"))
+    #expect(
+      message(.exited(0), [], Array(whole.dropLast())) ?? (.unavailable, "")
+        == (.failed, "the synthesizer's answer ended after 0 of 1 lines"))
+  }
+
+  @Test func aRequestIsTheTextsOnceALine() throws {
+    let request = try VoiceSynthesizer.request(texts: ["un", "deux", "un"], language: "fr")
+    #expect(request.texts == ["un", "deux"])
+    #expect(request.input == Array("un\ndeux\n".utf8))
+  }
+}
