@@ -22,7 +22,6 @@ that these answers come at all (Tests/web/test_lan.py) and what the web front de
                  fresh address
 """
 
-import json
 import os
 import socket
 import sys
@@ -31,7 +30,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from wodclock_web import (  # noqa: E402
-    PIN, Daemon, EventStream, raw_connection, request, wait_until)
+    PIN, Daemon, EventStream, SlowHeaders, connect, raw_connection, request, wait_until,
+    web_stats)
 
 FRESH = "127.0.0.200"
 
@@ -55,45 +55,9 @@ def slowest_status(daemon, tries=5, source=FRESH):
     return slowest
 
 
-def connect(daemon, source):
-    try:
-        return raw_connection(daemon, source=source)
-    except OSError:
-        return None
-
-
-def web_stats(daemon):
-    return json.loads(daemon.ctl("--json", "stats")[1])["web"]
-
-
 def slow_headers():
-    with Daemon(web_extra="  request_timeout: 2s\n") as daemon:
-        sources = [f"127.0.0.{n}" for n in range(2, 6)]
-        slow = [s for s in (connect(daemon, sources[i % 4]) for i in range(64)) if s]
-        header = b"GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-        stop = threading.Event()
-
-        def trickle():
-            position = 0
-            while not stop.is_set():
-                for sock in list(slow):
-                    try:
-                        sock.send(header[position % len(header):][:1])
-                    except OSError:
-                        slow.remove(sock)
-                position += 1
-                stop.wait(1)
-
-        sender = threading.Thread(target=trickle, daemon=True)
-        kept = list(slow)
-        sender.start()
-        try:
-            figure("slow_headers.status_max", slowest_status(daemon))
-        finally:
-            stop.set()
-            sender.join()
-            for sock in kept:
-                sock.close()
+    with Daemon(web_extra="  request_timeout: 2s\n") as daemon, SlowHeaders(daemon):
+        figure("slow_headers.status_max", slowest_status(daemon))
 
 
 def connections():

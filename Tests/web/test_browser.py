@@ -6,7 +6,6 @@ Run by Tests/scripts/test-web.sh.
 """
 
 import datetime
-import json
 import math
 import os
 import signal

@@ -11,17 +11,16 @@ restart, the reserve a signed-in remote gets) are tested in-process on manual ti
 (Tests/DaemonTests/Web*InProcessTests.swift). Run by Tests/scripts/test-web.sh.
 """
 
-import json
 import os
 import socket
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from wodclock_web import (  # noqa: E402
-    Daemon, EventStream, command, raw_connection, request, sign_in, wait_until)
+    Daemon, EventStream, SlowHeaders, command, connect, raw_connection, request, sign_in,
+    wait_until, web_stats)
 
 FRESH = "127.0.0.200"
 
@@ -32,14 +31,6 @@ def fresh_device_is_served(daemon, tries=5, source=FRESH):
     for _ in range(tries):
         response = request(daemon, "GET", "/api/status", source=source, timeout=30)
         assert response.status == 200, (response.status, response.body)
-
-
-def connect(daemon, source):
-    """A connection from `source`, or None when the server refused or closed it at once."""
-    try:
-        return raw_connection(daemon, source=source)
-    except OSError:
-        return None
 
 
 def closed_by_server(sock, deadline):
@@ -57,46 +48,16 @@ def closed_by_server(sock, deadline):
     return False
 
 
-def stats(daemon):
-    return json.loads(daemon.ctl("--json", "stats")[1])["web"]
-
-
 class SlowClients(unittest.TestCase):
     def test_a_header_one_byte_a_second_is_closed_and_others_are_served(self):
         # A short bound for the test; the default is 10 s.
-        with Daemon(web_extra="  request_timeout: 2s\n") as daemon:
-            sources = [f"127.0.0.{n}" for n in range(2, 6)]
-            slow = [s for s in (connect(daemon, sources[i % 4]) for i in range(64)) if s]
-            header = b"GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-            stop = threading.Event()
-
-            def trickle():
-                # One byte a second on every connection still open: the header never ends.
-                position = 0
-                while not stop.is_set():
-                    for sock in list(slow):
-                        try:
-                            sock.send(header[position % len(header):][:1])
-                        except OSError:
-                            slow.remove(sock)
-                    position += 1
-                    stop.wait(1)
-
-            sender = threading.Thread(target=trickle, daemon=True)
-            sender.start()
-            try:
-                kept = list(slow)
-                fresh_device_is_served(daemon)
-                # Every slow connection is closed by the server, none answered.
-                deadline = time.monotonic() + 30
-                still_open = [s for s in kept if not closed_by_server(s, deadline)]
-                self.assertEqual(still_open, [], "every slow header was cut off")
-                self.assertEqual(request(daemon, "GET", "/api/time", source=FRESH).status, 200)
-            finally:
-                stop.set()
-                sender.join()
-                for sock in kept:
-                    sock.close()
+        with Daemon(web_extra="  request_timeout: 2s\n") as daemon, SlowHeaders(daemon) as slow:
+            fresh_device_is_served(daemon)
+            # Every slow connection is closed by the server, none answered.
+            deadline = time.monotonic() + 30
+            still_open = [s for s in slow.kept if not closed_by_server(s, deadline)]
+            self.assertEqual(still_open, [], "every slow header was cut off")
+            self.assertEqual(request(daemon, "GET", "/api/time", source=FRESH).status, 200)
 
     def test_a_full_server_answers_503_and_keeps_a_slot_for_the_signed_in_phone(self):
         with Daemon(web_extra="  connections: 16\n  connections_per_address: 4\n"
@@ -109,7 +70,7 @@ class SlowClients(unittest.TestCase):
                     sock.send(b"GET /api/status HTTP/1.1\r\n")
                     holders.append(sock)
             try:
-                wait_until(lambda: stats(daemon)["connections"] >= 16, what="16 held connections")
+                wait_until(lambda: web_stats(daemon)["connections"] >= 16, what="16 held connections")
                 busy = request(daemon, "GET", "/api/status", source=FRESH, timeout=30)
                 self.assertEqual(busy.status, 503)
                 self.assertEqual(busy.json()["error"]["code"], "server_busy")
@@ -142,13 +103,13 @@ class StreamFlood(unittest.TestCase):
                 opened.append(sock)
             try:
                 # Each address holds at most 3 streams (the default), 48 in all, below 64.
-                wait_until(lambda: stats(daemon)["streams"] == 48, what="48 open streams")
+                wait_until(lambda: web_stats(daemon)["streams"] == 48, what="48 open streams")
                 fresh_device_is_served(daemon)
                 tv = EventStream(daemon, source=FRESH)
                 self.assertIn("200", tv.head.split("\r\n")[0])
                 self.assertEqual(tv.next_of("status")["event"], "status")
                 tv.close()
-                self.assertLessEqual(stats(daemon)["streams"], 49)
+                self.assertLessEqual(web_stats(daemon)["streams"], 49)
                 # A stream refused is answered 503 with Retry-After, not dropped.
                 extra = connect(daemon, "127.0.1.1")
                 if extra is not None:
@@ -230,7 +191,7 @@ class HostileClients(unittest.TestCase):
                 self.assertEqual(response.status, 200)
                 self.assertEqual(request(daemon, "GET", "/api/time").status, 503)
                 self.assertEqual(daemon.status()["state"], "running")
-                web = stats(daemon)
+                web = web_stats(daemon)
                 self.assertLessEqual(web["connections"], 10, "8 per address, and 2 to refuse")
             finally:
                 for connection in slow:

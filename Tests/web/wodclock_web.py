@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 
@@ -187,6 +188,57 @@ def command(daemon, cookie, body, source=None):
 def raw_connection(daemon, source=None):
     return socket.create_connection((daemon.host, daemon.port), timeout=10,
                                     source_address=(source, 0) if source else None)
+
+
+def connect(daemon, source):
+    """A connection from `source` (a loopback address standing for a device on the LAN), or
+    None when the server refused or closed it at once."""
+    try:
+        return raw_connection(daemon, source=source)
+    except OSError:
+        return None
+
+
+def web_stats(daemon):
+    """The `web` member of the daemon's `stats`."""
+    return json.loads(daemon.ctl("--json", "stats")[1])["web"]
+
+
+SLOW_HEADER = b"GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+
+
+class SlowHeaders:
+    """64 connections from four addresses, each sent one more byte of a header that never ends
+    every second while the block runs: the slow client a bound on a request's arrival is for.
+    `kept` holds every connection made; those the server closes drop out of the trickle."""
+
+    def __init__(self, daemon, count=64):
+        sources = [f"127.0.0.{n}" for n in range(2, 6)]
+        self.kept = [s for s in (connect(daemon, sources[i % 4]) for i in range(count)) if s]
+        self._live = list(self.kept)
+        self._stop = threading.Event()
+        self._sender = threading.Thread(target=self._trickle, daemon=True)
+
+    def _trickle(self):
+        position = 0
+        while not self._stop.is_set():
+            for sock in list(self._live):
+                try:
+                    sock.send(SLOW_HEADER[position % len(SLOW_HEADER):][:1])
+                except OSError:
+                    self._live.remove(sock)
+            position += 1
+            self._stop.wait(1)
+
+    def __enter__(self):
+        self._sender.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._sender.join()
+        for sock in self.kept:
+            sock.close()
 
 
 class EventStream:
