@@ -230,6 +230,24 @@ final class DaemonUnderTest {
     try? process.kill(.kill)
     return try? process.wait()
   }
+
+  /// Everything `process` writes on its standard output until it closes it, then its exit
+  /// status; Ctrl-C is heard meanwhile (``Interruption``), every 200 ms at the latest.
+  static func output(of process: Subprocess) throws -> (
+    bytes: [UInt8], status: Subprocess.ExitStatus
+  ) {
+    var bytes: [UInt8] = []
+    if let output = process.standardOutput {
+      defer { try? output.close() }
+      while true {
+        try Interruption.check()
+        var entry = pollfd(fd: output.rawValue, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 200) > 0 else { continue }
+        guard case .bytes = try output.read(appendingTo: &bytes) else { break }
+      }
+    }
+    return (bytes, try process.wait())
+  }
 }
 
 /// Busy child processes that keep every core they get at 100 %, to show lateness under load.

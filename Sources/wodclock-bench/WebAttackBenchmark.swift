@@ -34,16 +34,7 @@ enum WebAttackBenchmark {
       environment: try DaemonUnderTest.environment(notifySocket: nil) + ["WODCLOCK_BUILD=" + build],
       standardInput: .nullDevice, standardOutput: .pipe, standardError: .inherit)
     defer { DaemonUnderTest.terminate(child) }
-    guard let output = child.standardOutput else { return }
-    defer { try? output.close() }
-    var bytes: [UInt8] = []
-    while true {
-      try Interruption.check()
-      var entry = pollfd(fd: output.rawValue, events: Int16(POLLIN), revents: 0)
-      guard poll(&entry, 1, 200) > 0 else { continue }
-      guard case .bytes = try output.read(appendingTo: &bytes) else { break }
-    }
-    let status = try child.wait()
+    let (bytes, status) = try DaemonUnderTest.output(of: child)
     guard status == .exited(0) else { throw BenchmarkError("\(script) \(status)") }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
       let fields = line.split(separator: " ")

@@ -176,16 +176,7 @@ enum WebBenchmark {
       arguments: [script, "--url", "http://\(address)", "--changes", String(changes)],
       standardInput: .nullDevice, standardOutput: .pipe, standardError: .inherit)
     defer { DaemonUnderTest.terminate(child) }
-    guard let output = child.standardOutput else { return }
-    defer { try? output.close() }
-    var bytes: [UInt8] = []
-    while true {
-      try Interruption.check()
-      var entry = pollfd(fd: output.rawValue, events: Int16(POLLIN), revents: 0)
-      guard poll(&entry, 1, 200) > 0 else { continue }
-      guard case .bytes = try output.read(appendingTo: &bytes) else { break }
-    }
-    let status = try child.wait()
+    let (bytes, status) = try DaemonUnderTest.output(of: child)
     // 69 (EX_UNAVAILABLE): no Chromium or no DevTools client; the script said which.
     if status == .exited(69) {
       writeError("web: skipping the browser part (see above)\n")
