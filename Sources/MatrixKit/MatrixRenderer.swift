@@ -137,17 +137,37 @@ public struct MatrixRenderer: Sendable {
       }
     }
 
-    // The caption: the segment's label, else the preset name, cut to fit.
+    // The caption: the movement line when the workout has a whiteboard (the movement now, or
+    // the next one before it comes), else the segment's label, else the preset name. A
+    // movement line too wide for its place scrolls through it; anything else is cut.
     if !layout.caption.isEmpty, snapshot.mode != .clock {
-      var caption = snapshot.label ?? snapshot.presetName
-      while !caption.isEmpty && font.width(of: caption) > layout.caption.width {
-        caption.removeLast()
+      if let offset = captionScroll(snapshot, layout: layout) {
+        // Drawn on a strip of the caption's size, so that it scrolls within its place and
+        // not over the digits beside it.
+        let region = layout.caption
+        let text = MovementCaption.line(for: snapshot)?.text ?? ""
+        let background = tokens.color(for: .background)
+        var strip = Framebuffer(width: region.width, height: region.height, fill: background)
+        font.draw(text, x: -offset.pixels, y: 0, color: captionColor, into: &strip)
+        font.draw(
+          text, x: offset.cycle - offset.pixels, y: 0, color: captionColor, into: &strip)
+        for y in 0..<region.height {
+          for x in 0..<region.width where strip[x, y] != background {
+            buffer[region.x + x, region.y + y] = strip[x, y]
+          }
+        }
+      } else {
+        var caption =
+          MovementCaption.line(for: snapshot)?.text ?? snapshot.label ?? snapshot.presetName
+        while !caption.isEmpty && font.width(of: caption) > layout.caption.width {
+          caption.removeLast()
+        }
+        let width = font.width(of: caption)
+        let x =
+          layout.caption.width >= layout.width
+          ? layout.caption.x + (layout.caption.width - width) / 2 : layout.caption.x
+        font.draw(caption, x: x, y: layout.caption.y, color: captionColor, into: &buffer)
       }
-      let width = font.width(of: caption)
-      let x =
-        layout.caption.width >= layout.width
-        ? layout.caption.x + (layout.caption.width - width) / 2 : layout.caption.x
-      font.draw(caption, x: x, y: layout.caption.y, color: captionColor, into: &buffer)
     }
 
     // The progress bar.
@@ -191,6 +211,37 @@ public struct MatrixRenderer: Sendable {
     font.draw(
       caption, x: max(0, (layout.width - font.width(of: caption)) / 2), y: line.y,
       color: tokens.color(for: .caption), into: &buffer)
+  }
+
+  /// How long a scrolling movement line takes to move by a pixel.
+  public static let scrollMillisecondsPerPixel: Int64 = 100
+  /// How long a movement line stands still at the start of a step before it scrolls.
+  public static let scrollPause: Int64 = 1_000
+
+  /// Where a movement line too wide for the caption stands now: `pixels` scrolled into it,
+  /// and `cycle`, its width and a gap, after which it comes round again. Nil when it fits, or
+  /// the panel has no caption line. It moves with the step's time: from its start each step,
+  /// still while paused.
+  func captionScroll(_ snapshot: WorkoutSnapshot, layout: MatrixLayout)
+    -> (pixels: Int, cycle: Int)?
+  {
+    guard !layout.caption.isEmpty, let text = MovementCaption.line(for: snapshot)?.text else {
+      return nil
+    }
+    let width = font.width(of: text)
+    guard width > layout.caption.width else { return nil }
+    let cycle = width + layout.caption.width / 2
+    let moving = max(0, snapshot.segmentElapsed.nanoseconds / 1_000_000 - Self.scrollPause)
+    return (Int(moving / Self.scrollMillisecondsPerPixel % Int64(cycle)), cycle)
+  }
+
+  /// The period at which a scrolling movement line moves by a pixel, or nil when none
+  /// scrolls: an output asks for a frame that often meanwhile.
+  public func scrollPeriodMilliseconds(_ snapshot: WorkoutSnapshot) -> Int? {
+    guard snapshot.runState == .running || snapshot.runState == .countIn else { return nil }
+    let layout = snapshot.tempo != nil ? tempoLayout : self.layout
+    return captionScroll(snapshot, layout: layout) == nil
+      ? nil : Int(Self.scrollMillisecondsPerPixel)
   }
 
   /// The period of whatever blinks now, or nil: an output asks for a frame at each half period.

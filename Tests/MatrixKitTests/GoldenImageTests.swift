@@ -89,3 +89,56 @@ import WorkoutCore
     }
   }
 }
+
+/// The movement line of a workout with a whiteboard: the minute's movement under the digits,
+/// the next one during a rest, and a line too wide for the panel scrolling with the step's time.
+@Suite struct MovementLineGoldenTests {
+  static let lines = [
+    WhiteboardLine("10 burpees"), WhiteboardLine("15 kettlebell swings 24/16 kg"),
+    WhiteboardLine("Rx: chest to floor"),
+  ]
+
+  static func scenes() throws -> [(String, WorkoutSnapshot)] {
+    let mode = WorkoutMode.intervals(
+      IntervalParameters(work: .seconds(40), rest: .seconds(20), rounds: 4))
+    var intervals = try Workout(mode, name: "40/20")
+    intervals.engine = try WorkoutEngine(
+      plan: WorkoutPlan(name: "40/20", mode: mode, countIn: .zero, whiteboard: lines))
+    try intervals.start()
+    return [
+      ("whiteboard-work", intervals.snapshot(12)),
+      ("whiteboard-rest", intervals.snapshot(45)),
+      // The same rest four seconds on: a line wider than the panel has moved.
+      ("whiteboard-rest-later", intervals.snapshot(49)),
+    ]
+  }
+
+  @Test(arguments: GoldenImageTests.sizes.map { "\($0.0)x\($0.1)" })
+  func theMovementLineMatchesItsGoldenImages(size: String) throws {
+    let parts = size.split(separator: "x").compactMap { Int($0) }
+    let renderer = MatrixRenderer(width: parts[0], height: parts[1])
+    for (name, snapshot) in try Self.scenes() {
+      let frame = renderer.render(
+        snapshot, timeOfDay: GoldenImageTests.morning, milliseconds: 200)
+      #expect(matchesGolden(frame, "\(name)-\(size)"), "\(name) on \(size)")
+    }
+  }
+
+  @Test func aLineWiderThanThePanelAsksForAFrameEachPixelAndOneThatFitsDoesNot() throws {
+    let scenes = Dictionary(uniqueKeysWithValues: try Self.scenes())
+    let wide = MatrixRenderer(width: 128, height: 64)
+    let narrow = MatrixRenderer(width: 128, height: 32)
+    // A 64×32 panel has no line for it: the digits take the room.
+    let small = MatrixRenderer(width: 64, height: 32)
+    #expect(wide.scrollPeriodMilliseconds(scenes["whiteboard-work"]!) == nil)
+    #expect(narrow.scrollPeriodMilliseconds(scenes["whiteboard-work"]!) == nil)
+    #expect(narrow.scrollPeriodMilliseconds(scenes["whiteboard-rest"]!) == 100)
+    #expect(wide.scrollPeriodMilliseconds(scenes["whiteboard-rest"]!) == 100)
+    #expect(small.scrollPeriodMilliseconds(scenes["whiteboard-rest"]!) == nil)
+    let before = narrow.render(
+      scenes["whiteboard-rest"]!, timeOfDay: GoldenImageTests.morning, milliseconds: 200)
+    let after = narrow.render(
+      scenes["whiteboard-rest-later"]!, timeOfDay: GoldenImageTests.morning, milliseconds: 200)
+    #expect(before != after)
+  }
+}

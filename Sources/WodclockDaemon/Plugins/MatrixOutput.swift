@@ -442,6 +442,11 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       let half = Int64(period) * 500_000
       consider((now / half + 1) * half)
     }
+    // A movement line too wide for the panel moves a pixel each period (it follows the step's
+    // time, so an instant a period on is as good as any).
+    if let period = renderer.scrollPeriodMilliseconds(frame.snapshot) {
+      consider(now + Int64(period) * 1_000_000)
+    }
     return next
   }
 
