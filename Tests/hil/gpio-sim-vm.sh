@@ -206,10 +206,13 @@ apt_install() {  # apt_install PKG... (installs only the missing ones)
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   log "apt-get install ${missing[*]}"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/$PROG-apt.log 2>&1; then
+  # Another apt at work (an upgrade, another install) holds dpkg's lock, and its packages may
+  # read as half installed meanwhile: wait for it rather than fail.
+  local wait=(-o DPkg::Lock::Timeout=600)
+  if ! DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y --no-install-recommends "${missing[@]}" >/tmp/$PROG-apt.log 2>&1; then
     [ "$APT_UPDATED" = 1 ] && { tail -20 /tmp/$PROG-apt.log >&2; die "apt-get install failed"; }
-    apt-get update >/tmp/$PROG-apt.log 2>&1 || die "apt-get update failed"; APT_UPDATED=1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/$PROG-apt.log 2>&1 \
+    apt-get "${wait[@]}" update >/tmp/$PROG-apt.log 2>&1 || die "apt-get update failed"; APT_UPDATED=1
+    DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y --no-install-recommends "${missing[@]}" >/tmp/$PROG-apt.log 2>&1 \
       || { tail -20 /tmp/$PROG-apt.log >&2; die "apt-get install ${missing[*]} failed"; }
   fi
 }
