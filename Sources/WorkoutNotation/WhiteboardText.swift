@@ -70,6 +70,34 @@ extension WorkoutNotation {
     return nil
   }
 
+  /// Reads one whiteboard line given on its own (an item of a config list): its text and the
+  /// media at its end. A line that is only `@file.ext` has empty text: the caller decides
+  /// whether it names the whole workout's media.
+  public static func whiteboardLine(_ text: String) -> Result<WhiteboardLine, NotationError> {
+    let scalars = Array(text.unicodeScalars)
+    do throws(NotationDiagnostic) {
+      if let lineBreak = scalars.firstIndex(where: { $0 == "\n" || $0 == "\r" }) {
+        throw NotationDiagnostic(
+          columns: lineBreak..<(lineBreak + 1), message: "a whiteboard line has a line break in it",
+          hint: "write each line as an item of its own")
+      }
+      let columns = WhiteboardReader.trimmed(0..<scalars.count, in: scalars)
+      guard !columns.isEmpty else {
+        throw NotationDiagnostic(
+          columns: 0..<max(1, scalars.count), message: "the whiteboard line is empty",
+          hint: "write a movement ('10 burpees') or a note ('Rx 95/65 lb'), or remove the item")
+      }
+      if let (media, _, rest) = try WhiteboardReader.trailingMedia(columns, in: scalars),
+        rest.isEmpty
+      {
+        return .success(WhiteboardLine("", media: media))
+      }
+      return .success(try WhiteboardReader.whiteboardLine(columns, in: scalars))
+    } catch {
+      return .failure(NotationError(text: text, diagnostics: [error]))
+    }
+  }
+
   static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }

@@ -3,6 +3,9 @@
 // and the gym's own from the file its config names. A text that is only a name reads as the
 // workout, written in the notation with its whiteboard.
 
+import JSONKit
+import WorkoutCore
+
 /// A workout known by its name.
 public struct NamedWorkout: Sendable, Hashable {
   /// Where it comes from.
@@ -100,5 +103,30 @@ public struct WorkoutLibrary: Sendable, Hashable {
     }
     if !word.isEmpty { words.append(word) }
     return words.joined(separator: " ")
+  }
+}
+
+extension WorkoutLibrary {
+  /// The library as the `presets` reply lists it, for a builder to offer: each workout's
+  /// `name`, `kind` (`girl`, `hero`, `gym`), `workout` (its first line), `whiteboard` (the
+  /// lines after it, as written), `notation` (the whole text), `mode` and `length_s` (null
+  /// when open-ended).
+  public var json: JSONValue {
+    .array(
+      workouts.map { workout -> JSONValue in
+        let plan = try? WorkoutNotation.parse(workout.text, library: .empty).get()
+        let length = (try? plan?.compile())?.workoutLength
+        let lines = workout.text.split(separator: "\n").dropFirst().map {
+          JSONValue.string(String($0))
+        }
+        let mode: JSONValue = plan.map { .string($0.mode.name.rawValue) } ?? .null
+        let lengthValue: JSONValue = length.map { .double($0.seconds) } ?? .null
+        return .object(
+          JSONObject([
+            ("name", .string(workout.name)), ("kind", .string(workout.kind.rawValue)),
+            ("workout", .string(workout.workoutLine)), ("whiteboard", .array(lines)),
+            ("notation", .string(workout.text)), ("mode", mode), ("length_s", lengthValue),
+          ]))
+      })
   }
 }
