@@ -110,3 +110,42 @@ extension Loader {
     return true
   }
 }
+
+/// What a config file says about workouts by name, for `wodclockctl explain`: the library with
+/// the gym's own workouts, the names of the presets and the count-in a workout gets.
+public struct ConfiguredWorkouts: Sendable {
+  public var library: WorkoutLibrary
+  public var presetNames: [String]
+  public var countIn: TimeSpan
+  /// The errors of the parts read (the file's syntax, `defaults`, `workouts` and its file).
+  public var diagnostics: [Diagnostic]
+
+  public init(
+    library: WorkoutLibrary, presetNames: [String], countIn: TimeSpan, diagnostics: [Diagnostic]
+  ) {
+    self.library = library
+    self.presetNames = presetNames
+    self.countIn = countIn
+    self.diagnostics = diagnostics
+  }
+}
+
+extension ConfigurationLoader {
+  /// Reads only what names workouts in a config file's bytes: its `defaults`, its presets'
+  /// names and the workouts file (read with `readFile`), without the plugins' schemas.
+  public static func workouts(
+    bytes: [UInt8], file: String, readFile: SystemLookup.FileReader?
+  ) -> ConfiguredWorkouts {
+    let parsed = YAMLSubsetParser.parseRecovering(bytes: bytes, file: file)
+    var loader = Loader(
+      file: file, plugins: [], hasSyntaxErrors: !parsed.diagnostics.isEmpty, system: nil)
+    loader.readFile = readFile
+    let root = parsed.document.root?.mapping
+    loader.collectPresetNames(root?["presets"])
+    let defaults = loader.readDefaults(root?["defaults"])
+    _ = loader.readWorkouts(root?["workouts"], defaults: defaults)
+    return ConfiguredWorkouts(
+      library: loader.library, presetNames: loader.presetNames, countIn: defaults.countIn,
+      diagnostics: parsed.diagnostics + loader.checker.bag.sorted.filter { $0.severity == .error })
+  }
+}
