@@ -169,6 +169,7 @@ let package = Package(
       dependencies: [
         "ControlProtocol", "ProductVersion", "ConfigFormat", "HardwareKit", "JSONKit",
         "DisplayKit", "MatrixKit", "PNGEncoding", "WorkoutCore", "WorkoutNotation",
+        "Configuration",
       ]),
     .executableTarget(
       name: "wodclockctl", dependencies: ["WodclockClient"], linkerSettings: privateSymbols),

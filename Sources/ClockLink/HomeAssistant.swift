@@ -349,7 +349,8 @@ public struct HomeAssistantState: Sendable, Hashable {
       endWallNanoseconds = nil
     }
     preset = snapshot.presetName
-    let written = workout ?? snapshot.presetName
+    // The text entity holds one line: a workout with its whiteboard shows by its name.
+    let written = workout.flatMap { $0.contains("\n") ? nil : $0 } ?? snapshot.presetName
     self.workout = String(
       String.UnicodeScalarView(
         written.unicodeScalars.prefix(HomeAssistantDiscovery.maximumTextLength)))

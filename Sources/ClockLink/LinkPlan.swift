@@ -18,8 +18,10 @@ public enum LinkPlan: Sendable, Hashable {
   /// `--print-config` decides for a preset), else whole.
   public init(_ plan: WorkoutPlan) {
     if let notation = plan.notation,
-      case .success(let read) = WorkoutNotation.parse(notation, defaultCountIn: plan.countIn),
+      case .success(let read) = WorkoutNotation.parse(
+        notation, defaultCountIn: plan.countIn, library: .empty),
       read.mode == plan.mode, read.countIn == plan.countIn, read.label == plan.label,
+      read.whiteboard == plan.whiteboard, read.media == plan.media,
       read.notation == plan.notation
     {
       self = .notation(notation, countIn: plan.countIn, cues: plan.cues)
@@ -35,7 +37,7 @@ public enum LinkPlan: Sendable, Hashable {
       guard PlanLimits.countIn.contains(countIn) else {
         throw LinkError("the plan's count-in of \(countIn.nanoseconds) ns is out of range")
       }
-      switch WorkoutNotation.parse(text, defaultCountIn: countIn) {
+      switch WorkoutNotation.parse(text, defaultCountIn: countIn, library: .empty) {
       case .success(var plan):
         plan.name = preset
         plan.cues = cues

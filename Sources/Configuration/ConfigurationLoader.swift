@@ -5,6 +5,7 @@
 public import ConfigFormat
 import DisplayKit
 import WorkoutCore
+import WorkoutNotation
 
 /// The outcome of loading a configuration file.
 public struct ConfigurationLoadResult: Sendable {
@@ -20,6 +21,10 @@ public struct ConfigurationLoadResult: Sendable {
     self.diagnostics = diagnostics
   }
 
+  /// The text of each file the configuration includes (the workouts file), by path, so that
+  /// its diagnostics can quote their lines.
+  public var includedSources: [String: String] = [:]
+
   /// The diagnostics of severity error.
   public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 
@@ -31,8 +36,8 @@ public struct ConfigurationLoadResult: Sendable {
 public enum ConfigurationLoader {
   /// The top-level sections, in the order `--print-config` writes them.
   public static let sections = [
-    "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "presets",
-    "schedule", "web", "mqtt", "inputs", "outputs",
+    "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "workouts",
+    "presets", "schedule", "web", "mqtt", "inputs", "outputs",
   ]
 
   /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
@@ -54,20 +59,27 @@ public enum ConfigurationLoader {
   ///   - plugins: the schemas of every plugin kind `inputs` and `outputs` may use.
   ///   - system: answers questions about the machine the file is for (does a group exist?);
   ///     nil checks the file alone.
+  ///   - readFile: reads the files the configuration includes (the workouts file `workouts:`
+  ///     names), which it is made of, whether `system` is given or not; nil (and no
+  ///     `system.readFile`) leaves them unread, and their workouts unknown.
   public static func load(
-    bytes: [UInt8], file: String, plugins: [PluginSchema], system: SystemLookup? = nil
+    bytes: [UInt8], file: String, plugins: [PluginSchema], system: SystemLookup? = nil,
+    readFile: SystemLookup.FileReader? = nil
   ) -> ConfigurationLoadResult {
     let parsed = YAMLSubsetParser.parseRecovering(bytes: bytes, file: file)
     var loader = Loader(
       file: file, plugins: plugins, hasSyntaxErrors: !parsed.diagnostics.isEmpty, system: system)
+    loader.readFile = readFile ?? system?.readFile
     let configuration = loader.load(parsed.document.root)
     let diagnostics =
       ParseDiagnostics.reworded(parsed.diagnostics, root: parsed.document.root)
       + loader.checker.bag.sorted
     let hasErrors = diagnostics.contains { $0.severity == .error }
-    return ConfigurationLoadResult(
+    var result = ConfigurationLoadResult(
       configuration: hasErrors ? nil : configuration,
       diagnostics: Diagnostic.sortedByLocation(diagnostics))
+    result.includedSources = loader.includedSources
+    return result
   }
 }
 
@@ -97,9 +109,12 @@ public struct SystemLookup: Sendable {
 
   /// Looks up a group by name.
   public var group: @Sendable (String) -> GroupStatus
+  /// Reads a file, at most the given number of bytes.
+  public typealias FileReader = @Sendable (_ path: String, _ maximumCount: Int) -> FileRead
+
   /// Reads a file the configuration names (the broker's password and CA files), at most the
   /// given number of bytes; nil leaves such files unread.
-  public var readFile: (@Sendable (_ path: String, _ maximumCount: Int) -> FileRead)?
+  public var readFile: FileReader?
 
   /// Creates a lookup.
   public init(
@@ -125,6 +140,12 @@ struct Loader {
   var presetNameSet: Set<String> = []
   /// A syntax error may have hidden a preset, so an unknown name is not an error.
   var presetNamesMayBeIncomplete = false
+  /// The workouts known by name: the benchmark workouts and the gym's own (`workouts:`).
+  var library = WorkoutLibrary.standard
+  /// Reads the files the configuration includes; nil leaves them unread.
+  var readFile: SystemLookup.FileReader?
+  /// The text of each included file read, by path.
+  var includedSources: [String: String] = [:]
   /// Control names from `controls:` (or the standard ones), for the inputs that use them.
   var controlNames: [String] = []
   /// A syntax error may have hidden a control.
@@ -171,6 +192,7 @@ struct Loader {
     let wordOverrides = readWords(mapping["words"])
     let tokens = readTokens(mapping["tokens"])
     let controls = readControls(mapping.entry(forKey: "controls"))
+    let workoutsFile = readWorkouts(mapping["workouts"], defaults: defaults)
     let presets = readPresets(
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
     let schedule = readSchedule(mapping["schedule"])
@@ -182,12 +204,15 @@ struct Loader {
     let inputs = readPlugins(mapping["inputs"], direction: .input, into: &instances)
     let outputs = readPlugins(mapping["outputs"], direction: .output, into: &instances)
 
-    return WodclockConfiguration(
+    var configuration = WodclockConfiguration(
       file: file, clock: clock, defaults: defaults, daemon: daemon, language: language,
       words: DisplayWords(language: language).with(overrides: wordOverrides),
       wordOverrides: wordOverrides, tokens: tokens, controls: controls, presets: presets,
       inputs: inputs, outputs: outputs, schedule: schedule, web: web,
       mqtt: mqtt)
+    configuration.workouts = library
+    configuration.workoutsFile = workoutsFile
+    return configuration
   }
 
   // MARK: clock

@@ -28,6 +28,10 @@ public enum ConfigurationPrinter {
     writer.words(configuration)
     writer.tokens(configuration.tokens)
     writer.controls(configuration.controls)
+    if let file = configuration.workoutsFile {
+      writer.section("workouts", comment: "The gym's own workouts by name, in this file.")
+      writer.key(0, "workouts", YAMLText.scalar(file.setting))
+    }
     writer.presets(configuration)
     writer.schedule(configuration.schedule)
     writer.web(configuration.web)
@@ -241,11 +245,20 @@ struct ConfigWriter {
     key(1, "lead", Self.duration(schedule.lead))
     key(1, "classes", schedule.classes.isEmpty ? "[]" : "")
     for scheduled in schedule.classes {
-      let members = [
-        "days: " + ScheduleText.days(scheduled.days),
+      var members: [String] = []
+      if !scheduled.days.isEmpty || scheduled.dates.isEmpty {
+        members.append("days: " + ScheduleText.days(scheduled.days))
+      }
+      if !scheduled.dates.isEmpty { members.append("on: " + ScheduleText.dates(scheduled.dates)) }
+      let lines = scheduled.workout.text.split(separator: "\n").map(String.init)
+      members += [
         "at: " + YAMLText.doubleQuoted(ScheduleText.time(scheduled.time)),
         "name: " + YAMLText.scalar(scheduled.name),
-        "workout: " + YAMLText.scalar(scheduled.workout.text),
+        // With its whiteboard: the workout line first, then a line each.
+        "workout: "
+          + (lines.count > 1
+            ? YAMLText.flowList(lines.map(YAMLText.doubleQuoted))
+            : YAMLText.scalar(scheduled.workout.text)),
       ]
       line(2, "- {" + members.joined(separator: ", ") + "}")
     }
@@ -328,7 +341,14 @@ struct ConfigWriter {
   mutating func preset(_ preset: Preset, defaults: Defaults) {
     let plan = preset.plan
     if let notation = NotationPresets.printable(plan, defaults: defaults) {
-      key(1, preset.name, YAMLText.doubleQuoted(notation))
+      let lines = notation.split(separator: "\n").map(String.init)
+      guard lines.count > 1 else {
+        key(1, preset.name, YAMLText.doubleQuoted(notation))
+        return
+      }
+      // With its whiteboard: the workout line first, then a line each.
+      key(1, preset.name, "")
+      for line in lines { self.line(2, "- " + YAMLText.doubleQuoted(line)) }
       return
     }
     key(1, preset.name, "")
@@ -381,6 +401,13 @@ struct ConfigWriter {
       key(2, "skip_last_rest", Self.bool(parameters.skipLastRest))
       key(2, "steps", "")
       steps(3, parameters.steps)
+    }
+    if let media = plan.media { key(2, "media", YAMLText.scalar(media)) }
+    if !plan.whiteboard.isEmpty {
+      key(2, "whiteboard", "")
+      for item in plan.whiteboard {
+        line(3, "- " + YAMLText.doubleQuoted(item.text + (item.media.map { " @" + $0 } ?? "")))
+      }
     }
   }
 

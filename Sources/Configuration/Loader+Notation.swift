@@ -18,7 +18,7 @@ extension Loader {
       let text = checker.text(
         .scalar(scalar), key: name, maximumLength: WorkoutNotation.maximumLength)
     else { return nil }
-    switch WorkoutNotation.parse(text, defaultCountIn: defaults.countIn) {
+    switch WorkoutNotation.parse(text, defaultCountIn: defaults.countIn, library: library) {
     case .success(var plan):
       plan.name = name
       plan.cues = defaults.cues
@@ -41,9 +41,10 @@ extension Loader {
       return error.located(file: start.file, line: start.line, column: start.column + quotes / 2)
     }
     return error.diagnostics.map { problem in
-      Diagnostic.error(
-        "\(problem.message) (at column \(problem.columns.lowerBound + 1) of the workout)",
-        at: scalar.range, hint: problem.hint)
+      let (line, column) = error.position(of: problem.columns.lowerBound)
+      let place = line == 0 ? "column \(column + 1)" : "line \(line + 1), column \(column + 1)"
+      return Diagnostic.error(
+        "\(problem.message) (at \(place) of the workout)", at: scalar.range, hint: problem.hint)
     }
   }
 }
@@ -53,8 +54,10 @@ enum NotationPresets {
   /// notation, when it has one that reads back into the same plan under these defaults.
   static func printable(_ plan: WorkoutPlan, defaults: Defaults) -> String? {
     guard let notation = plan.notation, plan.cues == defaults.cues,
-      case .success(let read) = WorkoutNotation.parse(notation, defaultCountIn: defaults.countIn),
+      case .success(let read) = WorkoutNotation.parse(
+        notation, defaultCountIn: defaults.countIn, library: .empty),
       read.mode == plan.mode, read.countIn == plan.countIn, read.label == plan.label,
+      read.whiteboard == plan.whiteboard, read.media == plan.media,
       read.notation == plan.notation
     else { return nil }
     return notation

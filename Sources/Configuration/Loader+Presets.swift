@@ -7,7 +7,7 @@ import WorkoutCore
 
 /// The keys of each mode, besides the common ones.
 enum PresetKeys {
-  static let common = ["mode", "label", "count_in", "cues"]
+  static let common = ["mode", "label", "count_in", "cues", "whiteboard", "media"]
   static let intervals = [
     "work", "rest", "rounds", "sets", "set_rest", "skip_last_rest", "labels",
   ]
@@ -111,6 +111,16 @@ extension Loader {
     if case .scalar(let scalar) = entry.value {
       return readNotationPreset(entry, scalar, defaults: defaults)
     }
+    // `fran: ["21-15-9 for time cap 10", "Thrusters 95/65 lb", Pull-ups]`: with its whiteboard.
+    if case .sequence = entry.value {
+      guard
+        var plan = readWrittenWorkout(entry.value, key: name, defaultCountIn: defaults.countIn)?
+          .plan
+      else { return nil }
+      plan.name = name
+      plan.cues = defaults.cues
+      return Preset(name: name, plan: plan, location: entry.key.location)
+    }
     guard
       let mapping = checker.mapping(
         entry.value, what: "preset '\(name)'", hint: "write 'mode:' and the mode's keys below it")
@@ -147,6 +157,10 @@ extension Loader {
     if let node = mapping["cues"] {
       cues = readCues(node, base: defaults.cues, context: "the cues of preset '\(name)'")
     }
+    var whiteboard: [WhiteboardLine] = []
+    var media: String?
+    if let node = mapping["whiteboard"] { whiteboard = readWhiteboard(node) ?? [] }
+    if let node = mapping["media"] { media = readMediaName(node) }
     let workoutMode = readMode(context, clock: clock)
     // A preset a syntax error broke is only checked key by key: its plan may lack what the
     // broken lines held.
@@ -154,7 +168,8 @@ extension Loader {
       return nil
     }
     let plan = WorkoutPlan(
-      name: name, label: label, mode: workoutMode, countIn: countIn, cues: cues)
+      name: name, label: label, mode: workoutMode, countIn: countIn, cues: cues,
+      whiteboard: whiteboard, media: media)
     for problem in plan.validationErrors() {
       report(problem, in: context)
     }

@@ -7,6 +7,10 @@
 //     classes:
 //       - {days: mon-fri, at: "06:00", name: "6 AM WOD", workout: fran}
 //       - {days: [sat], at: "09:30", name: Open Gym, workout: "amrap 20"}
+//       - {on: 2026-12-07, at: "06:00", workout: cindy}      # that Monday's 6 AM class
+//       - on: [2026-12-08]
+//         at: "06:00"
+//         workout: ["21-15-9 for time cap 10", "Thrusters 95/65 lb", "Pull-ups"]
 
 import ConfigFormat
 import WorkoutCore
@@ -22,7 +26,7 @@ public enum ScheduleLimits {
 
 extension Loader {
   static let scheduleKeys = ["lead", "classes"]
-  static let classKeys = ["days", "at", "name", "workout"]
+  static let classKeys = ["days", "on", "at", "name", "workout"]
   static let classExample = "{days: mon-fri, at: \"06:00\", name: \"6 AM WOD\", workout: fran}"
   /// The words `days` takes besides single days and ranges.
   static let dayGroups: [String: Set<Weekday>] = [
@@ -78,8 +82,22 @@ extension Loader {
     var classes: [ScheduledClass] = []
     /// Where each day and time was first given, for duplicates.
     var taken: [Int: (name: String, range: SourceRange)] = [:]
+    /// Where each date and time was first given.
+    var takenDates: [Int: (name: String, range: SourceRange)] = [:]
     for item in items {
       guard let (scheduled, atRange) = readClass(item) else { continue }
+      for date in scheduled.dates.sorted() {
+        let slot = date.daysSinceEpoch * 1440 + scheduled.time.minutesSinceMidnight
+        if let first = takenDates[slot] {
+          checker.error(
+            "two classes at \(ScheduleText.time(scheduled.time)) on \(date): "
+              + "'\(first.name)' and '\(scheduled.name)'", at: atRange,
+            hint: "the clock loads one workout for a start; move one class or remove it",
+            notes: [.note("'\(first.name)' is at the same time here", at: first.range)])
+          break
+        }
+        takenDates[slot] = (scheduled.name, atRange)
+      }
       for day in scheduled.days.sorted() {
         let slot = day.rawValue * 1440 + scheduled.time.minutesSinceMidnight
         if let first = taken[slot] {
@@ -108,28 +126,105 @@ extension Loader {
     let errorsBefore = checker.bag.errorCount
     checker.checkKeys(mapping, allowed: Self.classKeys, context: "in a class of 'schedule'")
     for key in ["days", "at", "workout"] where mapping[key] == nil && !mapping.isIncomplete {
+      if key == "days" && mapping["on"] != nil { continue }
       checker.error(
         "missing key '\(key)' in a class of 'schedule'", at: node.range,
-        hint: "a class needs 'days', 'at' and 'workout', as in '\(Self.classExample)'")
+        hint: key == "days"
+          ? "a class needs 'days' (mon-fri) or 'on' (a date, 2026-12-07), as in "
+            + "'\(Self.classExample)'"
+          : "a class needs 'days' or 'on', 'at' and 'workout', as in '\(Self.classExample)'")
     }
-    let days = mapping["days"].flatMap { readDays($0) }
+    let days: Set<Weekday>? = mapping["days"].map { readDays($0) } ?? []
+    let dates: Set<LocalDate>? = mapping["on"].map { readDates($0) } ?? []
     var time: ConfigFormat.TimeOfDay?
     if let atNode = mapping["at"],
       let scalar = checker.scalar(atNode, key: "at", expected: "a time of day such as '06:00'")
     {
       time = checker.bag.take(ValueSyntax.timeOfDay(scalar))
     }
-    let workout = mapping["workout"].flatMap { node in
-      checker.text(node, key: "workout").flatMap { resolveScheduledWorkout($0, at: node) }
+    let workout = mapping["workout"].flatMap { node -> ScheduledWorkout? in
+      // `[amrap 20, 5 pull-ups, ...]`: a workout with its whiteboard.
+      if case .sequence = node {
+        return readWrittenWorkout(node, key: "workout", defaultCountIn: .zero).map {
+          .notation($0.text)
+        }
+      }
+      return checker.text(node, key: "workout", maximumLength: WorkoutNotation.maximumLength)
+        .flatMap { resolveScheduledWorkout($0, at: node) }
     }
-    var name = workout?.text
+    var name = workout.map(defaultClassName)
     if let node = mapping["name"] {
       name = checker.text(node, key: "name", maximumLength: TextLimits.label)
     }
-    guard let days, let time, let workout, let name, let atNode = mapping["at"],
+    guard let days, let dates, let time, let workout, let name, let atNode = mapping["at"],
       checker.bag.errorCount == errorsBefore
     else { return nil }
-    return (ScheduledClass(days: days, time: time, name: name, workout: workout), atNode.range)
+    return (
+      ScheduledClass(days: days, dates: dates, time: time, name: name, workout: workout),
+      atNode.range
+    )
+  }
+
+  /// What a class without a `name` is called: its preset, its named workout (`Cindy`), or the
+  /// first line of its workout, shortened as a workout's name is.
+  func defaultClassName(_ workout: ScheduledWorkout) -> String {
+    switch workout {
+    case .preset(let name): return name
+    case .notation(let text):
+      if let named = library.workout(named: text) { return named.name }
+      let line = text.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+      return WorkoutNotation.shortName(String(line))
+    }
+  }
+
+  /// The dates of `on:`: one date (`2026-12-07`) or a list of them.
+  private mutating func readDates(_ node: ConfigNode) -> Set<LocalDate>? {
+    let items: [ConfigNode]
+    if case .sequence(let sequence) = node { items = sequence.items } else { items = [node] }
+    if items.isEmpty {
+      checker.error(
+        "'on' is empty", at: node.range,
+        hint: "name at least one date, as in 'on: 2026-12-07' or 'on: [2026-12-07, 2026-12-14]'")
+      return nil
+    }
+    var dates: Set<LocalDate> = []
+    var failed = false
+    for item in items {
+      guard
+        let scalar = checker.scalar(item, key: "on", expected: "a date such as '2026-12-07'")
+      else {
+        failed = true
+        continue
+      }
+      guard let date = Self.date(scalar.text) else {
+        checker.error(
+          "'\(scalar.text)' is not a date", at: scalar.range,
+          hint: "write the date as year-month-day, as in '2026-12-07'")
+        failed = true
+        continue
+      }
+      if !dates.insert(date).inserted {
+        checker.warning(
+          "'on' names \(date) more than once", at: scalar.range,
+          hint: "each date holds the class once; remove the repeat")
+      }
+    }
+    return failed ? nil : dates
+  }
+
+  /// `2026-12-07` (ISO 8601's calendar date, years 2000 to 2999), nil for anything else or a
+  /// day the month does not have.
+  static func date(_ text: String) -> LocalDate? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+      (2000...2999).contains(year), (1...12).contains(month), day >= 1
+    else { return nil }
+    let date = LocalDate(year: year, month: month, day: day)
+    // A day past the month's end comes back as another date.
+    guard LocalDate(daysSinceEpoch: date.daysSinceEpoch) == date else { return nil }
+    return date
   }
 
   /// The days of `days:`: a day (`mon`, `monday`), a range (`mon-fri`, which may wrap round the
@@ -211,7 +306,13 @@ extension Loader {
   /// close to a preset's name, else with the notation's own diagnostics inside the string.
   mutating func resolveScheduledWorkout(_ text: String, at node: ConfigNode) -> ScheduledWorkout? {
     if presetNameSet.contains(text) { return .preset(text) }
-    let parsed = WorkoutNotation.parse(text)
+    // A name of the library that is also a preset's (`Fran`, `fran`): the preset wins.
+    if library.workout(named: text) != nil,
+      let preset = presetNames.first(where: { WorkoutLibrary.sameName($0, text) })
+    {
+      return .preset(preset)
+    }
+    let parsed = WorkoutNotation.parse(text, library: library)
     if case .success = parsed { return .notation(text) }
     if presetNamesMayBeIncomplete { return nil }
     if !text.contains(" "), let match = closestMatch(to: text, among: presetNames) {
@@ -235,6 +336,12 @@ public enum ScheduleText {
   public static func time(_ time: ConfigFormat.TimeOfDay) -> String {
     (time.hour < 10 ? "0" : "") + "\(time.hour):" + (time.minute < 10 ? "0" : "")
       + "\(time.minute)"
+  }
+
+  /// `2026-12-07`, or `[2026-12-07, 2026-12-14]` in order.
+  public static func dates(_ dates: Set<LocalDate>) -> String {
+    let sorted = dates.sorted().map(\.description)
+    return sorted.count == 1 ? sorted[0] : "[" + sorted.joined(separator: ", ") + "]"
   }
 
   /// `daily`, `weekdays`, `weekends`, or the days from Monday: `[mon, wed, fri]`, `[sun]`.

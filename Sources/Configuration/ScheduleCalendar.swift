@@ -128,12 +128,19 @@ public struct ScheduleCalendar: Sendable {
     return local - Int64(offset)
   }
 
-  /// The classes held on `date`, in order of their start (file order for equal starts).
+  /// The classes held on `date`, in order of their start (file order for equal starts). A
+  /// class dated `date` replaces a class of the week at its time.
   public func classes(on date: LocalDate) -> [ClassOccurrence] {
     let weekday = date.weekday
     let lead = schedule.lead.nanoseconds / 1_000_000_000
+    let datedTimes = Set(
+      schedule.classes.filter { $0.dates.contains(date) }.map(\.time.minutesSinceMidnight))
     var found: [ClassOccurrence] = []
-    for (index, scheduled) in schedule.classes.enumerated() where scheduled.days.contains(weekday) {
+    for (index, scheduled) in schedule.classes.enumerated()
+    where scheduled.dates.contains(date)
+      || (scheduled.days.contains(weekday)
+        && !datedTimes.contains(scheduled.time.minutesSinceMidnight))
+    {
       let start = instant(of: date, at: scheduled.time)
       found.append(
         ClassOccurrence(
@@ -146,13 +153,18 @@ public struct ScheduleCalendar: Sendable {
   }
 
   /// The first class that starts after `now` (Unix seconds), where `today` is the local date
-  /// at `now`; nil when the schedule has no classes. A week ahead is always enough: every class
-  /// is held on some weekday.
+  /// at `now`; nil when the schedule has no classes to come. A week ahead is enough for a
+  /// class held on a weekday; a class held on dates only may come later.
   public func next(after now: Int64, today: LocalDate) -> ClassOccurrence? {
     for offset in 0...7 {
       if let first = classes(on: today.adding(days: offset)).first(where: { $0.start > now }) {
         return first
       }
+    }
+    let weekAhead = today.adding(days: 7)
+    let later = Set(schedule.classes.flatMap(\.dates)).filter { $0 > weekAhead }.sorted()
+    for date in later {
+      if let first = classes(on: date).first(where: { $0.start > now }) { return first }
     }
     return nil
   }

@@ -4,6 +4,7 @@
 public import ConfigFormat
 public import DisplayKit
 public import WorkoutCore
+public import WorkoutNotation
 
 /// Everything in `wodclock.yaml`, validated, with every default filled in.
 public struct WodclockConfiguration: Sendable, Equatable {
@@ -39,9 +40,23 @@ public struct WodclockConfiguration: Sendable, Equatable {
   /// The link to other clocks and Home Assistant through an MQTT broker (`mqtt:`); nil, and no
   /// connection, when the file has no such section.
   public var mqtt: MQTTSettings? = nil
+  /// The workouts known by name: the gym's own (from the file `workouts:` names) in front of
+  /// the benchmark workouts.
+  public var workouts: WorkoutLibrary = .standard
+  /// The file of the gym's own workouts (`workouts:`); nil when the config names none.
+  public var workoutsFile: ConfigFileReference? = nil
 
   /// The preset named `name`.
   public func preset(named name: String) -> Preset? { presets.first { $0.name == name } }
+
+  /// The preset a load by `name` runs: the preset of that name, or, when `name` is a name of
+  /// the library (`Fran`), the preset whose name is the same name to the library (`fran`): a
+  /// preset wins over the library's workout of its name.
+  public func preset(loadedBy name: String) -> Preset? {
+    if let preset = preset(named: name) { return preset }
+    guard workouts.workout(named: name) != nil else { return nil }
+    return presets.first { WorkoutLibrary.sameName($0.name, name) }
+  }
 
   /// The control named `name`.
   public func control(named name: String) -> ControlBinding? { controls.first { $0.name == name } }
@@ -422,10 +437,13 @@ public struct ClassSchedule: Sendable, Equatable {
   }
 }
 
-/// One class of the schedule: it starts at `time` on each of `days`.
+/// One class of the schedule: it starts at `time` on each of `days` and on each of `dates`.
 public struct ScheduledClass: Sendable, Equatable {
-  /// The days of the week it is held on, never empty.
+  /// The days of the week it is held on; empty for a class held on its dates only.
   public var days: Set<Weekday>
+  /// The dates it is held on (`on: 2026-12-07`) besides its days. On such a date it replaces a
+  /// class of the week at the same time: the week's programming, one class per day.
+  public var dates: Set<LocalDate>
   /// Its start, in local time.
   public var time: ConfigFormat.TimeOfDay
   /// What the idle screen and `wodclockctl schedule` call it.
@@ -434,9 +452,11 @@ public struct ScheduledClass: Sendable, Equatable {
   public var workout: ScheduledWorkout
   /// Creates a class.
   public init(
-    days: Set<Weekday>, time: ConfigFormat.TimeOfDay, name: String, workout: ScheduledWorkout
+    days: Set<Weekday>, dates: Set<LocalDate> = [], time: ConfigFormat.TimeOfDay, name: String,
+    workout: ScheduledWorkout
   ) {
     self.days = days
+    self.dates = dates
     self.time = time
     self.name = name
     self.workout = workout
@@ -447,7 +467,8 @@ public struct ScheduledClass: Sendable, Equatable {
 public enum ScheduledWorkout: Sendable, Equatable {
   /// A preset of the file, by name.
   case preset(String)
-  /// A workout written in the whiteboard notation.
+  /// A workout written in the whiteboard notation (its whiteboard lines after line breaks), or
+  /// a name of the library (`cindy`).
   case notation(String)
 
   /// The text the file gives for it.

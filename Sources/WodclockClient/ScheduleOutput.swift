@@ -24,7 +24,9 @@ enum ScheduleOutput {
     for entry in classes {
       let at = entry["at"]?.stringValue ?? "?"
       let name = entry["name"]?.stringValue ?? "?"
-      let workout = entry["workout"]?.stringValue ?? "?"
+      // A workout with its whiteboard lines is listed by its first line.
+      let workout =
+        entry["workout"]?.stringValue?.split(separator: "\n").first.map(String.init) ?? "?"
       let state = entry["past"]?.boolValue == true ? "  started" : ""
       text += "  \(at)  \(HumanOutput.pad(name, 20)) \(HumanOutput.pad(workout, 12))\(state)"
       text = String(text.reversed().drop { $0 == " " }.reversed()) + "\n"

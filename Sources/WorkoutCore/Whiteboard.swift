@@ -16,9 +16,10 @@ public struct WhiteboardLine: Sendable, Hashable, Codable {
   }
 
   /// The words that open a note rather than a movement: the standard and its scaling, how the
-  /// workout is scored, a remark (`Rx 95/65 lb`, `Scaled: ring rows`, `Score: rounds + reps`).
+  /// workout is scored, the rest between rounds, a remark (`Rx 95/65 lb`, `Scaled: ring rows`,
+  /// `Score: rounds + reps`, `Rest 3:00 between rounds`).
   public static let noteWords: Set<String> = [
-    "rx", "scaled", "scale", "score", "note", "notes", "tiebreak", "cap", "men", "women",
+    "rx", "scaled", "scale", "score", "note", "notes", "tiebreak", "cap", "men", "women", "rest",
   ]
 
   /// Whether the line names a movement (a step a timed part of the workout may be), not a
@@ -38,8 +39,9 @@ extension WorkoutPlan {
     whiteboard.indices.filter { whiteboard[$0].isMovement }
   }
 
-  /// Gives the work steps that have no movement of their own (no label, or only the plan's)
-  /// the whiteboard's movements in turn, and marks every step whose label is a whiteboard
+  /// Gives the work steps that have no movement of their own (no label) the whiteboard's
+  /// movements in turn (a step captioned with the plan's label has one: `emom 30: Chelsea`
+  /// holds every movement each minute, `tabata squats` is squats throughout), and marks every step whose label is a whiteboard
   /// line with that line; then tells each step the movement of the next work step.
   func placingWhiteboard(on segments: [Segment]) -> [Segment] {
     var segments = segments
@@ -47,7 +49,7 @@ extension WorkoutPlan {
     if !movements.isEmpty && cyclesThroughMovements {
       var turn = 0
       for index in segments.indices where segments[index].kind == .work {
-        guard segments[index].label == nil || segments[index].label == label else { continue }
+        guard segments[index].label == nil else { continue }
         let line = movements[turn % movements.count]
         segments[index].label = whiteboard[line].text
         segments[index].whiteboardLine = line

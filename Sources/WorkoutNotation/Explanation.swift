@@ -62,6 +62,15 @@ public struct WorkoutExplanation: Sendable, Hashable {
   /// How the whiteboard's ambiguous spellings were read (`every 2:00 x 8: 16 minutes, 8 rounds
   /// of 2:00`), and the count-in rules of a chain where they applied.
   public var readings: [String]
+  /// The whiteboard under the workout: its movements and notes, each with its media.
+  public var whiteboard: [WhiteboardLine] = []
+  /// The picture or video of the whole workout.
+  public var media: String?
+  /// The name it was found by, when it is a named workout (`Cindy`).
+  public var name: String?
+  /// What the reader should know about the name it was asked by: that a preset of the config
+  /// has it too, and which one loads.
+  public var notes: [String] = []
 
   /// `1:30`, `14:00`, `1:00:00`.
   static func clock(_ span: TimeSpan) -> String { span.description }
@@ -85,7 +94,28 @@ extension WorkoutNotation {
   public static func explain(_ text: String, defaultCountIn: TimeSpan = standardCountIn)
     -> Result<WorkoutExplanation, NotationError>
   {
-    parse(text, defaultCountIn: defaultCountIn).map(explain)
+    explain(text, defaultCountIn: defaultCountIn, library: .standard)
+  }
+
+  /// Reads `text` with `library`'s names and explains the plan it gives. `presets` are the
+  /// names of the config's presets: where the text is one of them and also a name of the
+  /// library, the preset is what loads, and the explanation says so.
+  public static func explain(
+    _ text: String, defaultCountIn: TimeSpan = standardCountIn, library: WorkoutLibrary,
+    presets: [String] = []
+  ) -> Result<WorkoutExplanation, NotationError> {
+    parse(text, defaultCountIn: defaultCountIn, library: library).map { plan in
+      var explanation = explain(plan)
+      if let named = library.workout(named: text) {
+        explanation.name = named.name
+        if let preset = presets.first(where: { WorkoutLibrary.sameName($0, text) }) {
+          explanation.notes.append(
+            "'\(preset)' is a preset of this config: loading '\(text)' runs the preset, not"
+              + " the \(named.kind.described) \(named.name) explained here")
+        }
+      }
+      return explanation
+    }
   }
 }
 
@@ -143,13 +173,14 @@ enum Explainer {
       mode: plan.mode.name, notation: WorkoutNotation.write(plan), summary: summary, total: total,
       countIn: plan.countIn, rounds: rounds, sets: sets,
       segmentCount: timeline.map { $0.segments.count - $0.workoutStartIndex } ?? 0, parts: parts,
-      readings: readings)
+      readings: readings, whiteboard: plan.whiteboard, media: plan.media)
   }
 
+  /// The notation of the plan's workout line, with the standard count-in.
   static func write(_ plan: WorkoutPlan) -> String? {
     var bare = plan
     bare.countIn = WorkoutNotation.standardCountIn
-    return WorkoutNotation.write(bare)
+    return WorkoutNotation.writeWorkoutLine(bare)
   }
 
   static func counts(of mode: WorkoutMode) -> (rounds: Int?, sets: Int?) {
@@ -404,7 +435,7 @@ enum Explainer {
 extension WorkoutExplanation {
   /// For a coach: the line, then the parts with their segments, the total and the readings.
   public var text: String {
-    var lines = [summary, ""]
+    var lines = [(name.map { "\($0): " } ?? "") + summary, ""]
     if countIn > .zero { lines.append("count-in  \(Self.seconds(countIn))") }
     for (position, part) in parts.enumerated() {
       if position > 0, part.countIn > .zero {
@@ -421,16 +452,30 @@ extension WorkoutExplanation {
           Self.clock(total)
             + (countIn > .zero ? ", \(Self.clock(total + countIn)) with the count-in" : "")
         } ?? "open-ended (it runs until finish)"))
+    if !whiteboard.isEmpty || media != nil {
+      lines.append("")
+      lines.append("whiteboard:")
+      if let media { lines.append("  (the whole workout: \(media))") }
+      for line in whiteboard {
+        lines.append("  " + line.text + (line.media.map { "  [\($0)]" } ?? ""))
+      }
+    }
     if !readings.isEmpty {
       lines.append("")
       lines.append("read as:")
       for reading in readings { lines.append("  " + reading) }
     }
+    if !notes.isEmpty {
+      lines.append("")
+      for note in notes { lines.append("note: " + note) }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 
   /// For scripts: `mode`, `total_s` (null when open-ended), `count_in_s`, `rounds`, `segments`
-  /// (their number), `parts` (each part's mode and length), `summary` and `readings`.
+  /// (their number), `parts` (each part's mode and length), `summary`, `readings`,
+  /// `whiteboard` (its lines' text), `whiteboard_media` (each line's media or null), `media`
+  /// (the whole workout's or null), `name` (a named workout's, or null) and `notes`.
   public var json: JSONValue {
     func seconds(_ span: TimeSpan?) -> JSONValue {
       guard let span else { return .null }
@@ -448,6 +493,14 @@ extension WorkoutExplanation {
           ("summary", .string(part.headline)),
         ]))
     }
+    let lineTexts: [JSONValue] = whiteboard.map { .string($0.text) }
+    let lineMedia: [JSONValue] = whiteboard.map { line in
+      guard let media = line.media else { return .null }
+      return .string(media)
+    }
+    let mediaValue: JSONValue = media.map { .string($0) } ?? .null
+    let nameValue: JSONValue = name.map { .string($0) } ?? .null
+    let noteValues: [JSONValue] = notes.map { .string($0) }
     return .object(
       JSONObject([
         ("mode", .string(mode.rawValue)),
@@ -460,6 +513,8 @@ extension WorkoutExplanation {
         ("segments", .integer(Int64(segmentCount))),
         ("parts", .array(partValues)),
         ("readings", .array(readings.map(JSONValue.string))),
+        ("whiteboard", .array(lineTexts)), ("whiteboard_media", .array(lineMedia)),
+        ("media", mediaValue), ("name", nameValue), ("notes", .array(noteValues)),
       ]))
   }
 }

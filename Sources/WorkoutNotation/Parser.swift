@@ -49,12 +49,15 @@ struct WrittenQuantity {
 struct Parser {
   let scalars: [Unicode.Scalar]
   let tokens: [Token]
+  /// The columns of the workout line: a problem of the whole workout is reported under it.
+  let textColumns: Range<Int>
   var index = 0
   var end = 0
 
-  init(scalars: [Unicode.Scalar], tokens: [Token]) {
+  init(scalars: [Unicode.Scalar], tokens: [Token], textColumns: Range<Int>? = nil) {
     self.scalars = scalars
     self.tokens = tokens
+    self.textColumns = textColumns ?? 0..<scalars.count
     self.end = tokens.count
   }
 
@@ -73,7 +76,9 @@ struct Parser {
   mutating func plan(defaultCountIn: TimeSpan) throws(NotationDiagnostic) -> WorkoutPlan {
     guard !tokens.isEmpty else {
       throw NotationDiagnostic(
-        columns: 0..<max(scalars.count, 1), message: "expected a workout, found nothing",
+        columns: textColumns.isEmpty
+          ? textColumns.lowerBound..<(textColumns.lowerBound + 1) : textColumns,
+        message: "expected a workout, found nothing",
         hint: Self.examples)
     }
     var parts: [WrittenPart] = []
@@ -92,7 +97,7 @@ struct Parser {
       }
       parts.append(try part(from: start, to: tokens.count, separator: tokens.last))
     }
-    return try Chain.plan(of: parts, defaultCountIn: defaultCountIn, textColumns: 0..<scalars.count)
+    return try Chain.plan(of: parts, defaultCountIn: defaultCountIn, textColumns: textColumns)
   }
 
   mutating func part(from start: Int, to stop: Int, separator: Token?) throws(NotationDiagnostic)

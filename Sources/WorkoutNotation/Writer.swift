@@ -8,7 +8,23 @@ extension WorkoutNotation {
   /// sequence not made of written parts, a tempo with a switch pause other than 5 s, ...).
   /// Lengths are written as m:ss (an AMRAP's and a cap's whole minutes bare), the count-in only
   /// when it is not 10 s; a tempo's words in the order `each side`, `up first`, `reversed`.
+  /// The whiteboard follows, a line each: the workout's media (`@cindy.mp4`) first, then each
+  /// line with its media at its end.
   public static func write(_ plan: WorkoutPlan) -> String? {
+    guard let line = writeWorkoutLine(plan) else { return nil }
+    let text = line + Writer.whiteboard(plan)
+    guard plan.whiteboard.isEmpty && plan.media == nil else {
+      // Only lines that read back as themselves are the whiteboard's notation.
+      guard case .success(let read) = parseWithoutNaming(text), read.whiteboard == plan.whiteboard,
+        read.media == plan.media
+      else { return nil }
+      return text
+    }
+    return text
+  }
+
+  /// The workout line of `plan`'s notation, without its whiteboard.
+  static func writeWorkoutLine(_ plan: WorkoutPlan) -> String? {
     guard let text = Writer.plan(plan) else { return nil }
     // Only a text that reads back into the same plan is its notation.
     guard case .success(let read) = parseWithoutNaming(text),
@@ -20,8 +36,7 @@ extension WorkoutNotation {
   static func parseWithoutNaming(_ text: String) -> Result<WorkoutPlan, NotationError> {
     let scalars = Array(text.unicodeScalars)
     do throws(NotationDiagnostic) {
-      var parser = Parser(scalars: scalars, tokens: try Lexer.tokens(of: scalars))
-      return .success(try parser.plan(defaultCountIn: standardCountIn))
+      return .success(try read(scalars, defaultCountIn: standardCountIn).0)
     } catch {
       return .failure(NotationError(text: text, diagnostics: [error]))
     }

@@ -66,7 +66,7 @@ struct LoaderTests {
         wodclock.yaml:5:5: error: 'interval' is not a key of mode 'amrap'
             interval: 1:00
             ^~~~~~~~
-        hint: 'interval' belongs to mode 'emom'; mode 'amrap' takes: mode, label, count_in, cues, time
+        hint: 'interval' belongs to mode 'emom'; mode 'amrap' takes: mode, label, count_in, cues, whiteboard, media, time
 
         """)
   }

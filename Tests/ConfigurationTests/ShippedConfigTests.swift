@@ -46,8 +46,12 @@ struct ShippedConfigTests {
     let config = try #require(
       configuration(lines.joined(separator: "\n"), file: "wodclock.yaml"))
     #expect(config.schedule.lead == .minutes(5))
-    #expect(config.schedule.classes.map(\.name) == ["6 AM WOD", "Open Gym"])
-    #expect(config.schedule.classes.map(\.workout) == [.preset("class"), .preset("amrap-20")])
+    #expect(config.schedule.classes.map(\.name) == ["6 AM WOD", "Open Gym", "6 AM WOD"])
+    #expect(
+      config.schedule.classes.map(\.workout) == [
+        .preset("class"), .preset("amrap-20"), .notation("cindy"),
+      ])
+    #expect(config.schedule.classes[2].dates == [LocalDate(year: 2026, month: 12, day: 7)])
   }
 
   @Test("the commented-out web section loads as it is written once its comment marks go")

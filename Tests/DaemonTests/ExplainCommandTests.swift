@@ -53,12 +53,49 @@ import WodclockTestSupport
       let result = try explain(arguments)
       #expect(result.status == 64)
       #expect(result.error.contains("'explain' needs a workout"))
-      #expect(result.error.contains("usage: wodclockctl explain TEXT... [--json]"))
+      #expect(result.error.contains("usage: wodclockctl explain [--config FILE] TEXT... [--json]"))
     }
     let help = try explain(["--help"])
     #expect(help.status == 0)
     #expect(help.output.contains("65 the text is not a workout"))
     let list = try run(binaryDirectory + "/wodclockctl", ["--help"])
     #expect(list.output.contains("  explain TEXT...       what a written workout means"))
+  }
+
+  @Test func aBenchmarkWorkoutIsFoundByItsName() throws {
+    let result = try explain(["--config", "/nonexistent.yaml", "cindy"])
+    #expect(result.status == 78)
+    #expect(result.error.contains("cannot read the configuration '/nonexistent.yaml'"))
+    let cindy = try explain(["Fight", "Gone", "Bad", "--json"])
+    #expect(cindy.status == 0, "\(cindy.error)")
+    let value = try JSONValue.parse(cindy.output)
+    #expect(value["name"] == .string("Fight Gone Bad"))
+    #expect(value["total_s"] == .integer(1020))
+    #expect(value["whiteboard"]?.arrayValue?.count == 6)
+  }
+
+  @Test func theConfigGivesItsPresetsAndTheGymsOwnWorkouts() throws {
+    let scratch = try ScratchDirectory(prefix: "wodclock-explain-")
+    try FileSystem.writeFileAtomically(
+      scratch.file("workouts.yaml"), text: "filthy fifty: [\"for time cap 30\", 50 box jumps]\n")
+    try FileSystem.writeFileAtomically(
+      scratch.file("wodclock.yaml"),
+      text: "workouts: workouts.yaml\npresets:\n  fran: \"amrap 5\"\n")
+    let own = try explain(["--config", scratch.file("wodclock.yaml"), "filthy", "fifty"])
+    #expect(own.status == 0, "\(own.error)")
+    #expect(own.output.hasPrefix("filthy fifty: For Time, cap 30:00 after a 10 s count-in\n"))
+    #expect(own.output.contains("\nwhiteboard:\n  50 box jumps\n"))
+    let fran = try explain(["--config=" + scratch.file("wodclock.yaml"), "fran"])
+    #expect(fran.status == 0, "\(fran.error)")
+    #expect(
+      fran.output.contains(
+        "note: 'fran' is a preset of this config: loading 'fran' runs the preset, not the"
+          + " benchmark workout Fran explained here\n"))
+    try FileSystem.writeFileAtomically(
+      scratch.file("workouts.yaml"), text: "tabata: amrap 5\n")
+    let broken = try explain(["--config", scratch.file("wodclock.yaml"), "cindy"])
+    #expect(broken.status == 78)
+    #expect(
+      broken.error.contains("workouts.yaml:1:1: error: 'tabata' is a workout in the notation"))
   }
 }

@@ -19,10 +19,11 @@ import WodclockTestSupport
     let lines = [
       "5 pull-ups", "Rx 95/65 lb", "Scaled: ring rows", "Score: rounds + reps",
       "Thrusters 95/65 lb", "400 m run", "Tiebreak after the thrusters", "",
+      "Rest 3:00 between rounds",
     ]
     #expect(
       lines.map { WhiteboardLine($0).isMovement }
-        == [true, false, false, false, true, true, false, false])
+        == [true, false, false, false, true, true, false, false, false])
   }
 
   @Test func anEMOMsMinutesTakeTheMovementsInTurnAndSayTheNextOne() throws {
@@ -64,6 +65,18 @@ import WodclockTestSupport
     let segments = try plan.compile().segments
     #expect(segments.map(\.label) == ["15 air squats", "15 air squats"])
     #expect(segments.map(\.whiteboardLine) == [2, 2])
+  }
+
+  @Test func aCaptionOfThePlansOwnHoldsEveryMovementEachStep() throws {
+    // `emom 30: Chelsea`: every minute is all three movements, none highlighted.
+    let plan = WorkoutPlan(
+      name: "Chelsea", label: "Chelsea",
+      mode: .emom(EMOMParameters(interval: .seconds(60), rounds: 3)), countIn: .zero,
+      whiteboard: chelsea)
+    let segments = try plan.compile().segments
+    #expect(segments.map(\.label) == ["Chelsea", "Chelsea", "Chelsea"])
+    #expect(segments.map(\.whiteboardLine) == [nil, nil, nil])
+    #expect(segments.map(\.nextMovement) == [nil, nil, nil])
   }
 
   @Test func anAMRAPHoldsEveryMovementAtOnce() throws {

@@ -221,7 +221,7 @@ struct GoldenTests {
       "'X' (explosive) can only be the lift, the third value, found in '3X00'",
       hint: "write e.g. '30X0': lower 3 s, no pause, lift explosively, no pause"),
     Refused(
-      "cindy", column: 1, "unknown word 'cindy': expected a workout",
+      "zebra", column: 1, "unknown word 'zebra': expected a workout",
       hint:
         "write e.g. 'amrap 14', 'emom 10', 'for time cap 15', 'tabata', '8 x 20/10', 'tempo 31X0 6x4 rest 90s' or 'warm-up 8:00 + amrap 12'; a caption goes after ':', as in 'amrap 14: cindy'"
     ),

@@ -10,12 +10,15 @@ public struct ConfigurationProblem: Error {
   public var file: String
   public var diagnostics: [Diagnostic]
   public var source: String?
+  /// The text of the files the configuration includes (the workouts file), by path.
+  public var includedSources: [String: String] = [:]
 
   /// The diagnostics as a compiler prints them (at most `DiagnosticRenderer.defaultLimit`, the
   /// rest counted), followed by a summary line.
   public func rendered(color: Bool) -> String {
-    let renderer = DiagnosticRenderer(
-      sources: source.map { [file: $0] } ?? [:], usesColor: color)
+    var sources = includedSources
+    if let source { sources[file] = source }
+    let renderer = DiagnosticRenderer(sources: sources, usesColor: color)
     return renderer.render(diagnostics)
       + DiagnosticRenderer.summaryLine(file: file, diagnostics: diagnostics) + "\n"
   }
@@ -67,17 +70,19 @@ public enum ConfigurationFile {
         hint: hint)
       return .failure(ConfigurationProblem(file: path, diagnostics: [diagnostic], source: nil))
     }
+    // The workouts file is part of the configuration: read at every load, a reload too.
     let result = ConfigurationLoader.load(
-      bytes: bytes, file: path, plugins: plugins, system: checkingSystem ? Self.system : nil)
+      bytes: bytes, file: path, plugins: plugins, system: checkingSystem ? Self.system : nil,
+      readFile: readFile)
     // For quoting lines only: the diagnostics already name any byte that is not UTF-8.
     let text = String(decoding: bytes, as: UTF8.self)
+    var problem = ConfigurationProblem(file: path, diagnostics: result.diagnostics, source: text)
+    problem.includedSources = result.includedSources
     if let configuration = result.configuration {
-      let warnings =
-        result.diagnostics.isEmpty
-        ? nil : ConfigurationProblem(file: path, diagnostics: result.diagnostics, source: text)
+      let warnings = result.diagnostics.isEmpty ? nil : problem
       return .success(LoadedConfiguration(configuration: configuration, warnings: warnings))
     }
-    return .failure(ConfigurationProblem(file: path, diagnostics: result.diagnostics, source: text))
+    return .failure(problem)
   }
 
   /// This machine, as the daemon will find it when it starts.

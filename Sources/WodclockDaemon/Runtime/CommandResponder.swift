@@ -10,6 +10,7 @@ import JSONKit
 import MatrixKit
 import ProductVersion
 import WorkoutCore
+import WorkoutNotation
 
 /// What a request can make the daemon do: the daemon carries these out, so a command from the
 /// socket, a button and a plugin all take the same path.
@@ -158,7 +159,11 @@ final class CommandResponder {
         ]))
     }
     return CommandProtocol.success(
-      id: id, [("presets", .array(list)), ("current", .string(host.preset.name))])
+      id: id,
+      [
+        ("presets", .array(list)), ("current", .string(host.preset.name)),
+        ("library", frames.configuration.workouts.json),
+      ])
   }
 
   private func stats(id: JSONValue?, at now: Int64) -> JSONValue {

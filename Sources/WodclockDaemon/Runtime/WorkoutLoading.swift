@@ -16,9 +16,12 @@ extension Daemon {
   static let recentLookBack = 1000
 
   /// A workout written in the notation, as this config runs it: its count-in unless the text
-  /// gives one (`countin 5s`, `no countin`), and the config's cues.
+  /// gives one (`countin 5s`, `no countin`), and the config's cues; a name of the config's
+  /// library (`cindy`, a workout of the gym's own file) is that workout.
   func writtenWorkout(_ text: String) -> Result<WorkoutPlan, NotationError> {
-    WorkoutNotation.parse(text, defaultCountIn: configuration.defaults.countIn).map { parsed in
+    WorkoutNotation.parse(
+      text, defaultCountIn: configuration.defaults.countIn, library: configuration.workouts
+    ).map { parsed in
       var plan = parsed
       plan.cues = configuration.defaults.cues
       return plan
@@ -43,9 +46,11 @@ extension Daemon {
     switch target {
     case .preset(let name):
       return load(resolved: .preset(name), replacing: replacing, start: start, at: now)
-    case .workout(let text) where configuration.preset(named: text) != nil:
-      // `run tabata` on a config with its own `tabata`: the gym's preset, as it set it up.
-      return load(resolved: .preset(text), replacing: replacing, start: start, at: now)
+    case .workout(let text) where configuration.preset(loadedBy: text) != nil:
+      // `run tabata` on a config with its own `tabata`: the gym's preset, as it set it up; so
+      // too `run Fran` where the config has a preset `fran`: it wins over the library's Fran.
+      let name = configuration.preset(loadedBy: text)!.name
+      return load(resolved: .preset(name), replacing: replacing, start: start, at: now)
     case .workout(let text):
       switch writtenWorkout(text) {
       case .success(let plan):
@@ -111,6 +116,13 @@ extension Daemon {
     }
     if configuration.preset(named: last.preset) != nil {
       return load(LoadTarget.preset(last.preset), replacing: replacing, start: start, at: now)
+    }
+    // A named workout (`Cindy`) is loaded by its name again while it is the same workout.
+    if let workout = last.workout, configuration.workouts.workout(named: last.preset) != nil,
+      configuration.preset(loadedBy: last.preset) == nil,
+      case .success(let named) = writtenWorkout(last.preset), named.notation == workout
+    {
+      return load(.workout(last.preset), replacing: replacing, start: start, at: now)
     }
     guard let workout = last.workout else {
       return CommandFailure(
