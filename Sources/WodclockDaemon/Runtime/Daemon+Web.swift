@@ -23,7 +23,7 @@ extension Daemon: WebDaemonAccess {
       wallNanoseconds: wall.seconds &* 1_000_000_000 &+ Int64(wall.nanoseconds),
       utcOffsetSeconds: frame.civilTime.utcOffsetSeconds, synchronized: clock.synchronized(),
       idleNote: frames.idleNote, message: frame.message, overlay: frame.overlay,
-      muted: frame.muted)
+      muted: frame.muted, plan: host.engine.plan)
     return (status, input)
   }
 
