@@ -39,6 +39,9 @@ public struct WodclockConfiguration: Sendable, Equatable {
   /// The link to other clocks and Home Assistant through an MQTT broker (`mqtt:`); nil, and no
   /// connection, when the file has no such section.
   public var mqtt: MQTTSettings? = nil
+  /// The directory of the pictures and videos shown beside the clock (`media:`), resolved
+  /// beside the config file; nil when the file names none.
+  public var mediaDirectory: ConfigFileReference? = nil
 
   /// The preset named `name`.
   public func preset(named name: String) -> Preset? { presets.first { $0.name == name } }
