@@ -29,6 +29,8 @@ extension Daemon: WebDaemonAccess {
 
   var defaultCountIn: TimeSpan { configuration.defaults.countIn }
 
+  var mediaDirectory: String? { configuration.mediaDirectory?.path }
+
   /// Starts the web interface; a port that is taken, or a library that is missing, keeps the
   /// daemon from starting (69): the owner asked for a web interface, and it is not there.
   func startWeb(_ settings: WebSettings) throws(DaemonFailure) {
