@@ -92,7 +92,7 @@ def overlap(a, b):
         and a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5
 
 
-def with_whiteboard(daemon):
+def with_whiteboard(daemon, lines=LINES, media="clip.webm"):
     """The running workout's plan given whiteboard lines and media, as a written workout or
     the library will give it: the daemon is stopped, the plan in its saved state gets them,
     and it resumes the same workout where it was."""
@@ -101,8 +101,9 @@ def with_whiteboard(daemon):
     path = os.path.join(daemon.state_directory, "state.json")
     with open(path) as f:
         state = json.load(f)
-    state["engine"]["plan"]["whiteboard"] = LINES
-    state["engine"]["plan"]["media"] = "clip.webm"
+    state["engine"]["plan"]["whiteboard"] = lines
+    if media:
+        state["engine"]["plan"]["media"] = media
     with open(path, "w") as f:
         json.dump(state, f)
     daemon.start()
