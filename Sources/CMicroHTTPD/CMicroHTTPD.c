@@ -43,6 +43,7 @@ static struct {
   __typeof__(&MHD_set_connection_option) set_connection_option;
   __typeof__(&MHD_create_response_from_buffer) create_response_from_buffer;
   __typeof__(&MHD_create_response_from_callback) create_response_from_callback;
+  __typeof__(&MHD_create_response_from_fd_at_offset64) create_response_from_fd_at_offset64;
   __typeof__(&MHD_add_response_header) add_response_header;
   __typeof__(&MHD_queue_response) queue_response;
   __typeof__(&MHD_destroy_response) destroy_response;
@@ -66,6 +67,7 @@ int cmhd_load(char *message, size_t size) {
       SYMBOL(set_connection_option, MHD_set_connection_option),
       SYMBOL(create_response_from_buffer, MHD_create_response_from_buffer),
       SYMBOL(create_response_from_callback, MHD_create_response_from_callback),
+      SYMBOL(create_response_from_fd_at_offset64, MHD_create_response_from_fd_at_offset64),
       SYMBOL(add_response_header, MHD_add_response_header),
       SYMBOL(queue_response, MHD_queue_response),
       SYMBOL(destroy_response, MHD_destroy_response),
@@ -259,6 +261,10 @@ struct MHD_Response *cmhd_response_from_bytes(const void *bytes, size_t size, in
   return mhd.create_response_from_buffer(size, (void *)(uintptr_t)bytes,
                                          persistent ? MHD_RESPMEM_PERSISTENT
                                                     : MHD_RESPMEM_MUST_COPY);
+}
+
+struct MHD_Response *cmhd_response_from_file(int fd, uint64_t offset, uint64_t size) {
+  return mhd.create_response_from_fd_at_offset64(size, fd, offset);
 }
 
 struct MHD_Response *cmhd_stream_response(struct cmhd_server *server, uint64_t stream,

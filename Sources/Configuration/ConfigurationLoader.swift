@@ -37,7 +37,7 @@ public enum ConfigurationLoader {
   /// The top-level sections, in the order `--print-config` writes them.
   public static let sections = [
     "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "workouts",
-    "presets", "schedule", "web", "mqtt", "inputs", "outputs",
+    "presets", "schedule", "web", "media", "mqtt", "inputs", "outputs",
   ]
 
   /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
@@ -115,14 +115,18 @@ public struct SystemLookup: Sendable {
   /// Reads a file the configuration names (the broker's password and CA files), at most the
   /// given number of bytes; nil leaves such files unread.
   public var readFile: FileReader?
+  /// Looks at a directory the configuration names (the media directory); nil leaves it unseen.
+  public var directory: (@Sendable (_ path: String) -> DirectoryRead)?
 
   /// Creates a lookup.
   public init(
     group: @escaping @Sendable (String) -> GroupStatus,
-    readFile: (@Sendable (_ path: String, _ maximumCount: Int) -> FileRead)? = nil
+    readFile: (@Sendable (_ path: String, _ maximumCount: Int) -> FileRead)? = nil,
+    directory: (@Sendable (_ path: String) -> DirectoryRead)? = nil
   ) {
     self.group = group
     self.readFile = readFile
+    self.directory = directory
   }
 }
 
@@ -197,6 +201,7 @@ struct Loader {
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
     let schedule = readSchedule(mapping["schedule"])
     let web = readWeb(mapping["web"])
+    let media = readMedia(mapping["media"])
     let mqtt = readMQTT(mapping["mqtt"])
     controlNames = controls.map(\.name)
     controlNamesMayBeIncomplete = mapping["controls"]?.isIncomplete ?? hasSyntaxErrors
@@ -209,7 +214,7 @@ struct Loader {
       words: DisplayWords(language: language).with(overrides: wordOverrides),
       wordOverrides: wordOverrides, tokens: tokens, controls: controls, presets: presets,
       inputs: inputs, outputs: outputs, schedule: schedule, web: web,
-      mqtt: mqtt)
+      mqtt: mqtt, mediaDirectory: media)
     configuration.workouts = library
     configuration.workoutsFile = workoutsFile
     return configuration

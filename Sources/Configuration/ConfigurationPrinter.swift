@@ -35,6 +35,7 @@ public enum ConfigurationPrinter {
     writer.presets(configuration)
     writer.schedule(configuration.schedule)
     writer.web(configuration.web)
+    writer.media(configuration.mediaDirectory)
     writer.mqtt(configuration.mqtt)
     writer.plugins("inputs", configuration.inputs, schemas: plugins)
     writer.plugins("outputs", configuration.outputs, schemas: plugins)
@@ -262,6 +263,15 @@ struct ConfigWriter {
       ]
       line(2, "- {" + members.joined(separator: ", ") + "}")
     }
+  }
+
+  // MARK: Media
+
+  /// Written only when set: a configuration without it prints as it always did.
+  mutating func media(_ directory: ConfigFileReference?) {
+    guard let directory else { return }
+    section("media", comment: "The pictures and videos beside the clock, served at /media/NAME.")
+    key(0, "media", YAMLText.scalar(directory.setting))
   }
 
   // MARK: Web

@@ -45,6 +45,9 @@ public struct WodclockConfiguration: Sendable, Equatable {
   public var workouts: WorkoutLibrary = .standard
   /// The file of the gym's own workouts (`workouts:`); nil when the config names none.
   public var workoutsFile: ConfigFileReference? = nil
+  /// The directory of the pictures and videos shown beside the clock (`media:`), resolved
+  /// beside the config file; nil when the file names none.
+  public var mediaDirectory: ConfigFileReference? = nil
 
   /// The preset named `name`.
   public func preset(named name: String) -> Preset? { presets.first { $0.name == name } }

@@ -308,9 +308,10 @@ public enum CommandProtocol {
 
   /// The status object: what `wodclockctl status --json` prints.
   /// `muted`: the `mute` action's state (sounders silent); lamps and displays carry on.
-  public static func status(_ snapshot: WorkoutSnapshot, display: String?, muted: Bool)
-    -> JSONValue
-  {
+  /// `plan`: the loaded plan, whose whiteboard and media the status lists (nil: none).
+  public static func status(
+    _ snapshot: WorkoutSnapshot, display: String?, muted: Bool, plan: WorkoutPlan? = nil
+  ) -> JSONValue {
     func seconds(_ span: TimeSpan?) -> JSONValue { span.map { .double($0.seconds) } ?? .null }
     func counter(_ counter: Counter?) -> (JSONValue, JSONValue) {
       guard let counter else { return (.null, .null) }
@@ -321,6 +322,17 @@ public enum CommandProtocol {
     let (rep, reps) = counter(snapshot.rep)
     let active = snapshot.runState != .idle
     let targetReps: JSONValue = snapshot.targetReps.map { .integer(Int64($0)) } ?? .null
+    // The line of the step under way (none before the start or after the finish), only when
+    // the plan has that line.
+    let underWay = snapshot.runState != .idle && snapshot.runState != .finished
+    let line = snapshot.whiteboardLine.flatMap { line in
+      underWay && (plan?.whiteboard.indices.contains(line) ?? false) ? line : nil
+    }
+    // Always a list (empty without a whiteboard), so a client reads it without a check.
+    let whiteboard = JSONValue.array((plan?.whiteboard ?? []).map { .string($0.text) })
+    let whiteboardLine: JSONValue = line.map { .integer(Int64($0)) } ?? .null
+    let nextMovement: JSONValue = snapshot.nextMovement.map { .string($0) } ?? .null
+    let media: JSONValue = plan?.mediaShown(atLine: line).map { .string($0) } ?? .null
     return .object(
       JSONObject([
         ("state", .string(snapshot.runState.rawValue)),
@@ -342,6 +354,8 @@ public enum CommandProtocol {
         ("time_under_tension_s", .double(snapshot.timeUnderTension.seconds)),
         ("finish_reason", snapshot.finishReason.map { .string($0.rawValue) } ?? .null),
         ("muted", .bool(muted)),
+        ("whiteboard", whiteboard), ("whiteboard_line", whiteboardLine),
+        ("next_movement", nextMovement), ("media", media),
       ]))
   }
 

@@ -82,6 +82,33 @@ public enum FileSystem {
     return fd
   }
 
+  /// Opens a regular file to be sent as it is (a picture or a video of the media directory):
+  /// never through a symbolic link (a link put in the directory cannot lead to the daemon's own
+  /// files), only a regular file, and only up to `maximumSize` bytes.
+  /// - Returns: the descriptor, the caller's to close, the file's size and when it was last
+  ///   modified (nanoseconds since 1970), which tell one version of the file from another.
+  ///
+  /// The corresponding C functions are `open` with `O_NOFOLLOW` and `fstat`.
+  public static func openForSending(_ path: String, maximumSize: Int64) throws(SystemError) -> (
+    descriptor: FileDescriptor, size: Int64, modified: Int64
+  ) {
+    let fd = try openOwnFile(path, .readOnly)
+    do throws(SystemError) {
+      let status = try status(of: fd, path: path)
+      let size = Int64(status.st_size)
+      guard size <= maximumSize else {
+        throw SystemError(operation: "open", path: path, errno: .fileTooLarge)
+      }
+      let modified =
+        Int64(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue
+        &+ Int64(status.st_mtim.tv_nsec)
+      return (fd, size, modified)
+    } catch {
+      try? fd.close()
+      throw error
+    }
+  }
+
   /// Replaces the file at `path` with `bytes` so that a crash leaves either the old or the new
   /// contents, never a mix.
   ///

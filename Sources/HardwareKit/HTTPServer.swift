@@ -457,6 +457,14 @@ public final class HTTPServer {
       made = bytes.withUnsafeBytes { cmhd_response_from_bytes($0.baseAddress, $0.count, 0) }
     case .permanent(let bytes):
       made = cmhd_response_from_bytes(bytes.baseAddress, bytes.count, 1)
+    case .file(let descriptor, let offset, let length):
+      guard let start = UInt64(exactly: offset), let count = UInt64(exactly: length) else {
+        try? descriptor.close()
+        return false
+      }
+      made = cmhd_response_from_file(descriptor.rawValue, start, count)
+      // Refused, the descriptor is still this side's.
+      if made == nil { try? descriptor.close() }
     }
     guard let made else { return false }
     defer { cmhd_destroy_response(made) }

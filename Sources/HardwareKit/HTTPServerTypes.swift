@@ -140,6 +140,10 @@ extension HTTPServer {
       /// Bytes that live as long as the program, such as a file compiled into it: sent from
       /// where they are, never copied (MHD_RESPMEM_PERSISTENT).
       case permanent(UnsafeRawBufferPointer)
+      /// `length` bytes of an open file from `offset`, sent from its descriptor as the client
+      /// takes them, never read into memory. The response owns the descriptor: the server
+      /// closes it once the bytes are sent or the response is dropped.
+      case file(FileDescriptor, offset: Int64, length: Int64)
     }
 
     public var status: Int

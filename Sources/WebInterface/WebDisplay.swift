@@ -35,13 +35,17 @@ public struct WebDisplayInput: Sendable {
   /// What a keypad is composing, over the workout; it takes the message's place.
   public var overlay: DisplayOverlay?
   public var muted: Bool
+  /// The loaded plan: its whiteboard and media go beside the digits. Nil: none.
+  public var plan: WorkoutPlan?
 
   public init(
     snapshot: WorkoutSnapshot, tokens: DesignTokens = .standard, words: DisplayWords = .english,
     clock: ClockSettings = ClockSettings(), now: Int64, speed: Int64 = 1, wallNanoseconds: Int64,
     utcOffsetSeconds: Int = 0, synchronized: Bool = true, idleNote: String? = nil,
-    message: String? = nil, overlay: DisplayOverlay? = nil, muted: Bool = false
+    message: String? = nil, overlay: DisplayOverlay? = nil, muted: Bool = false,
+    plan: WorkoutPlan? = nil
   ) {
+    self.plan = plan
     self.snapshot = snapshot
     self.tokens = tokens
     self.words = words
@@ -68,6 +72,9 @@ public struct WebDisplayInput: Sendable {
 
   /// The digits and the progress bar move: the count-in and a running workout.
   var isRunning: Bool { snapshot.runState == .running || snapshot.runState == .countIn }
+
+  /// The workout is under way: counting in, running or paused.
+  var isUnderWay: Bool { isRunning || snapshot.runState == .paused }
 
   /// `--speed`, never below 1.
   var rate: Int64 { max(1, speed) }
@@ -222,6 +229,26 @@ public struct WebFace: Sendable, Hashable {
     public var reverse: Bool
   }
 
+  /// The movement that comes next, shown large from an instant on: at once during a count-in,
+  /// a rest or a set rest, else in the last ``WebFace/nextLead`` of a work step before another
+  /// movement.
+  public struct Next: Sendable, Hashable {
+    public var text: String
+    /// Server milliseconds from which it is shown (it may be past already).
+    public var fromMilliseconds: Double
+  }
+
+  /// A file of the media directory, and how a page shows it.
+  public struct Media: Sendable, Hashable {
+    public var name: String
+    public var kind: WebMedia.Kind
+    /// Where the page fetches it: `/media/` and the name, percent-encoded.
+    public var path: String
+  }
+
+  /// How long before a change of movement the next one is shown.
+  public static let nextLead = TimeSpan.seconds(10)
+
   public var state: RunState
   public var mode: ModeName
   /// The design-token role of what the face shows, and its colour.
@@ -240,6 +267,15 @@ public struct WebFace: Sendable, Hashable {
   public var rounds: String?
   public var label: String?
   public var tempo: Tempo?
+  /// The whiteboard's lines as written, beside the digits; empty when the workout has none or
+  /// the time of day is shown.
+  public var whiteboard: [String]
+  /// The line of the step under way, highlighted; nil outside a step that is a line.
+  public var whiteboardLine: Int?
+  /// "next: 10 burpees", and from when it is shown.
+  public var next: Next?
+  /// The picture or video beside the clock.
+  public var media: Media?
   /// How the time of day is shown.
   public var clockFace: ClockFace
   /// The page draws the gym's time of day (from the clock's `wall_ms` and `utc_offset_s`).
@@ -279,14 +315,75 @@ public struct WebFace: Sendable, Hashable {
       label = nil
       tempo = nil
     } else {
-      let line = TimeText.rounds(snapshot, words: input.words)
-      rounds = line.isEmpty ? nil : line
+      var parts = TimeText.roundParts(snapshot, words: input.words)
+      if let laps = Self.lapTally(snapshot, words: input.words) { parts.append(laps) }
+      rounds = parts.isEmpty ? nil : parts.joined(separator: " · ")
       label = snapshot.label.flatMap { $0.isEmpty ? nil : $0 }
       tempo = snapshot.tempo.map { Self.tempo($0, input) }
     }
+    let board = showsTimeOfDay ? nil : input.plan
+    whiteboard = board?.whiteboard.map(\.text) ?? []
+    let line = Self.highlightedLine(input)
+    whiteboardLine = line
+    next = Self.next(input)
+    media = board.flatMap { Self.media($0.mediaShown(atLine: line)) }
     idleNote = snapshot.runState == .idle ? input.idleNote.flatMap { $0.isEmpty ? nil : $0 } : nil
     message = input.overlay?.line ?? input.message.flatMap { $0.isEmpty ? nil : $0 }
     muted = input.muted
+  }
+
+  /// The laps tallied in an EMOM or intervals (`LAP 2`), which count rounds of their own: an
+  /// AMRAP's laps are its round line already.
+  static func lapTally(_ snapshot: WorkoutSnapshot, words: DisplayWords) -> String? {
+    let tallied: Set<ModeName> = [.emom, .intervals, .tabata]
+    guard snapshot.laps > 0, tallied.contains(snapshot.mode), !TimeText.isLapTally(snapshot)
+    else { return nil }
+    return "\(words[.lap]) \(snapshot.laps)"
+  }
+
+  /// The line to highlight: the step's own, while the workout is under way.
+  static func highlightedLine(_ input: WebDisplayInput) -> Int? {
+    guard input.isUnderWay, !input.showsTimeOfDay, let plan = input.plan,
+      let line = input.snapshot.whiteboardLine, plan.whiteboard.indices.contains(line)
+    else { return nil }
+    return line
+  }
+
+  /// "next: …": at once through a count-in, a rest or a set rest; in a work step, from
+  /// ``nextLead`` before its end when another movement follows (while paused, only when that
+  /// time has come). Never in a step of no length, nor before the start or after the finish.
+  static func next(_ input: WebDisplayInput) -> Next? {
+    let snapshot = input.snapshot
+    guard input.isUnderWay, !input.showsTimeOfDay, let movement = snapshot.nextMovement,
+      !movement.isEmpty, let kind = snapshot.segmentKind
+    else { return nil }
+    let paused = snapshot.runState == .paused
+    let from: Int64
+    switch kind {
+    case .countIn, .rest, .setRest:
+      from = paused ? input.now : input.instant(before: snapshot.segmentElapsed)
+    case .work:
+      guard movement != snapshot.label, let remaining = snapshot.segmentRemaining else {
+        return nil
+      }
+      if paused {
+        guard remaining <= nextLead else { return nil }
+        from = input.now
+      } else if remaining >= nextLead {
+        from = input.instant(after: remaining - nextLead)
+      } else {
+        from = input.instant(before: nextLead - remaining)
+      }
+    default:
+      return nil
+    }
+    return Next(text: movement, fromMilliseconds: WebClock.serverMilliseconds(from))
+  }
+
+  /// The media of `name`, when a page can show it (a plain name of one of the five types).
+  static func media(_ name: String?) -> Media? {
+    guard let name, let kind = WebMedia.kind(of: name) else { return nil }
+    return Media(name: name, kind: kind, path: WebMedia.path(of: name))
   }
 
   private static func tempo(_ tempo: TempoSnapshot, _ input: WebDisplayInput) -> Tempo {
@@ -320,6 +417,7 @@ public struct WebFace: Sendable, Hashable {
       if face.showsTimeOfDay { face.word = "" }
       face.tempo?.startsAtMilliseconds = 0
       face.tempo?.endsAtMilliseconds = 0
+      face.next?.fromMilliseconds = 0
       return face
     }
     return still(self) != still(other)
@@ -368,6 +466,27 @@ public struct WebFace: Sendable, Hashable {
         ("idle_note", text(idleNote)),
         ("message", text(message)),
         ("muted", .bool(muted)),
+        ("whiteboard", .array(whiteboard.map(JSONValue.string))),
+        ("whiteboard_line", whiteboardLine.map { .integer(Int64($0)) } ?? .null),
+        (
+          "next",
+          next.map { next in
+            .object(
+              JSONObject([
+                ("text", .string(next.text)), ("from_ms", .double(next.fromMilliseconds)),
+              ]))
+          } ?? .null
+        ),
+        (
+          "media",
+          media.map { media in
+            .object(
+              JSONObject([
+                ("name", .string(media.name)), ("kind", .string(media.kind.rawValue)),
+                ("path", .string(media.path)),
+              ]))
+          } ?? .null
+        ),
       ]))
   }
 }

@@ -6,8 +6,8 @@
 public enum WebRoute: Sendable, Hashable {
   /// `GET /`: the display page.
   case display
-  /// `GET /remote`: the remote page (404 with a page saying how to turn it on when the
-  /// configuration has no PIN).
+  /// `GET /remote` (or `/remote/`): the remote page (404 with a page saying how to turn it on
+  /// when the configuration has no PIN).
   case remote
   /// `GET /assets/<name>`: an embedded file (css, js, the exercise catalogue, its licence).
   case asset(name: String)
@@ -35,14 +35,19 @@ public enum WebRoute: Sendable, Hashable {
   case schedule
   /// `GET /api/explain?text=…`: what the clock understands the text to be.
   case explain(text: String)
+  /// `GET /media/<name>`: a picture or a video of the media directory, for the display (a
+  /// plain name of one of the five types, ``WebMedia/isServable(_:)``).
+  case media(name: String)
+  /// `GET /api/media`: the media directory's files, for the builder's picker.
+  case mediaList
 
   /// Whether the route needs a signed-in session (a valid `wodclock_session` cookie): what acts
   /// on the clock and what only the coach needs to see. The display and what it draws from do
   /// not.
   public var needsSession: Bool {
     switch self {
-    case .logout, .command, .presets, .history, .recent, .schedule, .explain: true
-    case .display, .remote, .asset, .time, .status, .events, .session, .login: false
+    case .logout, .command, .presets, .history, .recent, .schedule, .explain, .mediaList: true
+    case .display, .remote, .asset, .time, .status, .events, .session, .login, .media: false
     }
   }
 
@@ -61,7 +66,7 @@ public enum WebRoute: Sendable, Hashable {
   /// and the stream never stored.
   public var caching: WebCaching {
     switch self {
-    case .display, .remote, .asset: .revalidate
+    case .display, .remote, .asset, .media: .revalidate
     default: .noStore
     }
   }
@@ -203,10 +208,14 @@ public enum WebRouter {
   private static func method(ofPath path: String) -> WebMethod? {
     switch path {
     case "/api/login", "/api/logout", "/api/command": return .post
-    case "/", "/remote", "/api/time", "/api/status", "/api/events", "/api/session",
-      "/api/presets", "/api/recent", "/api/schedule", "/api/history", "/api/explain":
+    case "/", "/remote", "/remote/", "/api/time", "/api/status", "/api/events", "/api/session",
+      "/api/presets", "/api/recent", "/api/schedule", "/api/history", "/api/explain",
+      "/api/media":
       return .get
     default:
+      if path.hasPrefix(mediaPrefix) {
+        return WebMedia.isServable(String(path.dropFirst(mediaPrefix.count))) ? .get : nil
+      }
       let prefix = "/assets/"
       return path.hasPrefix(prefix) && isAssetName(String(path.dropFirst(prefix.count)))
         ? .get : nil
@@ -217,7 +226,8 @@ public enum WebRouter {
   private static func match(path: String, query: WebQuery) -> Result<WebRoute, WebError> {
     switch path {
     case "/": return .success(.display)
-    case "/remote": return .success(.remote)
+    case "/remote", "/remote/": return .success(.remote)
+    case "/api/media": return .success(.mediaList)
     case "/api/time": return .success(.time)
     case "/api/status": return .success(.status)
     case "/api/events": return .success(.events)
@@ -237,9 +247,15 @@ public enum WebRouter {
       }
       return .success(.explain(text: text))
     default:
+      if path.hasPrefix(mediaPrefix) {
+        return .success(.media(name: String(path.dropFirst(mediaPrefix.count))))
+      }
       return .success(.asset(name: String(path.dropFirst("/assets/".count))))
     }
   }
+
+  /// Where the media directory's files are served.
+  static let mediaPrefix = "/media/"
 
   private static func historyLimit(_ text: String?) -> Result<Int, WebError> {
     guard let text else { return .success(WebRoute.defaultHistoryLimit) }

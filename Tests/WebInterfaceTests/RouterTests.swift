@@ -19,6 +19,10 @@ struct RouterTests {
     arguments: [
       ("GET", "/", "", WebRoute.display, false),
       ("GET", "/remote", "", .remote, false),
+      ("GET", "/remote/", "", .remote, false),
+      ("GET", "/media/squat.webm", "", .media(name: "squat.webm"), false),
+      ("HEAD", "/media/Air Squat 1.JPG", "", .media(name: "Air Squat 1.JPG"), false),
+      ("GET", "/api/media", "", .mediaList, true),
       ("GET", "/assets/display.css", "", .asset(name: "display.css"), false),
       ("GET", "/assets/exercises.json", "", .asset(name: "exercises.json"), false),
       (
@@ -55,8 +59,10 @@ struct RouterTests {
   @Test("a path that is no route is 404 not_found")
   func notFound() {
     for path in [
-      "/index.html", "/api", "/api/", "/api/statuses", "/remote/", "/assets/", "/assets/../x",
+      "/index.html", "/api", "/api/", "/api/statuses", "/remote//", "/assets/", "/assets/../x",
       "/assets/.hidden", "/assets/a//b", "/assets/a b", "", "/API/STATUS", "/api/status/",
+      "/media/", "/media/a.txt", "/media/../a.png", "/media/.a.png", "/media/a/b.png",
+      "/media", "/api/media/",
     ] {
       guard case .failure(let error) = Self.route("GET", path) else {
         Issue.record("\(path) was routed")

@@ -384,7 +384,8 @@ struct WebDisplayTests {
       face.keys == [
         "state", "mode", "role", "color", "background", "caption_color", "progress_color",
         "warning_color", "word", "digits", "rounds", "label", "tempo", "clock_face",
-        "show_time_of_day", "idle_note", "message", "muted",
+        "show_time_of_day", "idle_note", "message", "muted", "whiteboard", "whiteboard_line",
+        "next", "media",
       ])
     #expect(
       face["tempo"]?.objectValue?.keys == [

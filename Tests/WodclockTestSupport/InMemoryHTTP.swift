@@ -27,6 +27,8 @@ public final class InMemoryHTTP: HTTPTransport {
   public var full = false
   /// The requests handed to the handler, streams among them.
   public private(set) var handled = 0
+  /// The responses sent from a file's descriptor (the media), each read and closed here.
+  public private(set) var filesSent = 0
   /// The bytes each open stream was sent, in order.
   private var streams: [HTTPServer.StreamID: [UInt8]] = [:]
   private var nextStream: UInt64 = 1
@@ -113,6 +115,8 @@ public final class InMemoryHTTP: HTTPTransport {
       switch response.body {
       case .bytes(let bytes): return bytes
       case .permanent(let buffer): return Array(buffer)
+      // Never left so by ``request(_:_:headers:bytes:from:)``, which reads the file.
+      case .file: return []
       }
     }
 
@@ -150,6 +154,12 @@ public final class InMemoryHTTP: HTTPTransport {
     switch handler.answer(request) {
     case .response(var response):
       response.headers += settings.commonHeaders
+      if case .file(let descriptor, let offset, let length) = response.body {
+        // What the server would send from the descriptor, read here once; the descriptor is
+        // closed as the server closes it.
+        filesSent += 1
+        response.body = .bytes(Self.read(descriptor, offset: offset, length: length))
+      }
       return .response(response)
     case .eventStream(let headers):
       let stream = HTTPServer.StreamID(rawValue: nextStream)
@@ -158,6 +168,19 @@ public final class InMemoryHTTP: HTTPTransport {
       handler.eventStreamOpened(stream, for: request)
       return .stream(stream, headers: headers + settings.commonHeaders)
     }
+  }
+
+  private static func read(_ descriptor: FileDescriptor, offset: Int64, length: Int64) -> [UInt8] {
+    defer { try? descriptor.close() }
+    var bytes: [UInt8] = []
+    while true {
+      guard let result = try? descriptor.read(appendingTo: &bytes, maximumCount: 65_536),
+        case .bytes = result
+      else { break }
+    }
+    let start = Int(clamping: max(0, offset))
+    guard start < bytes.count else { return [] }
+    return Array(bytes[start..<min(bytes.count, start + Int(clamping: max(0, length)))])
   }
 
   /// What `stream` was sent since the last call, as text; nil when the stream is gone.

@@ -13,6 +13,7 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "Tests", "web"))
 from wodclock_web import PIN, Browser, Daemon, wait_until  # noqa: E402
+from test_whiteboard import with_whiteboard  # noqa: E402
 
 CONFIG = """\
 defaults:
@@ -28,6 +29,11 @@ presets:
     label: "10 burpees + 5 thrusters"
   back-squat: "tempo 31X0 6 x 4 rest 2:00: Barbell Squat"
   fran: "21-15-9 for time cap 10"
+  chelsea:
+    mode: intervals
+    work: 50s
+    rest: 10s
+    rounds: 20
 outputs:
   - type: log
 """
@@ -76,7 +82,34 @@ def main():
             phone.evaluate("document.getElementById('workout-text').scrollIntoView()")
             time.sleep(0.3)
             phone.screenshot(os.path.join(here, "remote-builder.png"))
+    whiteboard(here)
     print("wrote", ", ".join(sorted(f for f in os.listdir(here) if f.endswith(".png"))))
+
+
+def whiteboard(here):
+    """The whiteboard beside the digits: a step's line lit, then 'next: …' in the rest."""
+    with Daemon(config=CONFIG) as daemon:
+        daemon.ctl("load", "chelsea")
+        daemon.ctl("start")
+        with_whiteboard(daemon, [{"text": text} for text in (
+            "5 pull-ups", "10 push-ups", "15 air squats", "Rx: 20 lb vest")], media=None)
+        with Browser(width=1920, height=1080) as browser:
+            browser.navigate(daemon.url("/"))
+            ready(browser)
+            daemon.ctl("next")
+            daemon.ctl("next")
+            # The second interval, 43 s left.
+            wait_until(lambda: daemon.status()["segment"] == "work"
+                       and daemon.status()["segment_remaining_s"] <= 43.5, timeout=30,
+                       what="43 s left")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(here, "display-whiteboard-1080p.png"))
+            daemon.ctl("next")
+            wait_until(lambda: daemon.status()["segment"] == "rest"
+                       and daemon.status()["segment_remaining_s"] <= 7.5, timeout=30,
+                       what="the rest, 7 s left")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(here, "display-whiteboard-next-1080p.png"))
 
 
 if __name__ == "__main__":

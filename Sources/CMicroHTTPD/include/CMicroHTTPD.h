@@ -118,6 +118,13 @@ void cmhd_set_connection_timeout(struct MHD_Connection *connection, unsigned int
 /// process's lifetime (`persistent` 1, MHD_RESPMEM_PERSISTENT). NULL on failure.
 struct MHD_Response *cmhd_response_from_bytes(const void *bytes, size_t size, int persistent);
 
+/// A response of `size` bytes of the open file `fd` from `offset`
+/// (MHD_create_response_from_fd_at_offset64): the library sends them from the descriptor as the
+/// client takes them (sendfile where it can, at most 128 KiB a call), never reading the file
+/// into memory, and closes `fd` when the response is destroyed. NULL on failure: `fd` is then
+/// still the caller's.
+struct MHD_Response *cmhd_response_from_file(int fd, uint64_t offset, uint64_t size);
+
 /// A chunked response of unknown size read from the stream `stream` through the server's
 /// stream_read (MHD_create_response_from_callback with MHD_SIZE_UNKNOWN). NULL on failure.
 struct MHD_Response *cmhd_stream_response(struct cmhd_server *server, uint64_t stream,

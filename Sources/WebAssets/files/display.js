@@ -18,7 +18,7 @@
   [
     "face", "word", "rounds", "middle", "digits", "meridiem", "track", "track-line", "track-dot",
     "message", "label", "idle-note", "progress", "progress-fill", "flash", "sign", "muted",
-    "controls", "sound", "fullscreen",
+    "controls", "sound", "fullscreen", "board", "board-lines", "media", "next",
   ].forEach(function (id) { el[id] = document.getElementById(id); });
   var trackValues = Array.prototype.slice.call(document.querySelectorAll(".track-value"));
 
@@ -75,6 +75,7 @@
     if (el.track.hidden === !!face.tempo) { trackHeight = null; drawn.dot = -1; }
     W.show(el.track, !!face.tempo);
     if (face.tempo) applyTempo(face.tempo);
+    applyBoard(face);
     var role = previousFace ? previousFace.role : null;
     if (role !== face.role) document.body.setAttribute("data-role", face.role || "");
   }
@@ -92,6 +93,91 @@
       item.classList.toggle("running", tempo.phase_index === index);
     });
   }
+
+  // ---- The whiteboard and the media ----------------------------------------------------------
+  var boardText = null;
+  var shownMedia = null;
+
+  function applyBoard(face) {
+    var lines = face.whiteboard || [];
+    var media = face.media && typeof face.media.path === "string"
+      && face.media.path.indexOf("/media/") === 0 ? face.media : null;
+    var text = lines.join("\n");
+    if (text !== boardText) {
+      boardText = text;
+      el["board-lines"].textContent = "";
+      lines.forEach(function (line) {
+        var item = document.createElement("li");
+        item.className = "board-line";
+        item.textContent = line;
+        el["board-lines"].appendChild(item);
+      });
+    }
+    Array.prototype.forEach.call(el["board-lines"].children, function (item, index) {
+      item.classList.toggle("current", index === face.whiteboard_line);
+    });
+    // The lit line is the step's caption already: it is not written twice.
+    document.body.classList.toggle("lit-line", typeof face.whiteboard_line === "number");
+    W.show(el["board-lines"], lines.length > 0);
+    var key = media ? media.path : null;
+    if (key !== shownMedia) {
+      shownMedia = key;
+      el.media.textContent = "";
+      if (media) el.media.appendChild(mediaElement(media));
+    }
+    W.show(el.media, !!media);
+    W.show(el.board, lines.length > 0 || !!media);
+    document.body.classList.toggle("has-board", lines.length > 0 || !!media);
+    document.body.classList.toggle("media-only", !!media && !lines.length);
+    fitBoard();
+  }
+
+  /// A picture, or a video that loops silently as a demonstration does, never a control.
+  function mediaElement(media) {
+    var node;
+    if (media.kind === "video") {
+      node = document.createElement("video");
+      node.muted = true;
+      node.loop = true;
+      node.autoplay = true;
+      node.playsInline = true;
+      ["muted", "loop", "autoplay", "playsinline"].forEach(function (name) {
+        node.setAttribute(name, "");
+      });
+      node.addEventListener("loadedmetadata", fitBoard);
+    } else {
+      node = document.createElement("img");
+      node.alt = "";
+      node.addEventListener("load", fitBoard);
+    }
+    node.src = media.path;
+    if (node.play) node.play().catch(function () { /* autoplay refused: the frame stays */ });
+    return node;
+  }
+
+  /// The lines as large as a tenth of the screen's height (a fifteenth of its width on a
+  /// portrait screen), smaller until they fit, but never below a twentieth of the screen's
+  /// smaller side; lines that still do not fit are scrolled so that the lit one shows.
+  function fitBoard() {
+    var list = el["board-lines"];
+    if (el.board.hidden || list.hidden) return;
+    var vh = window.innerHeight / 100;
+    var vmin = Math.min(window.innerWidth, window.innerHeight) / 100;
+    var floor = 3.7 * vmin;
+    var size = Math.max(floor, Math.min(7.4 * vh, 6.4 * window.innerWidth / 100));
+    list.style.fontSize = size + "px";
+    while (size > floor && list.scrollHeight > list.clientHeight + 1) {
+      size = Math.max(floor, size * 0.92);
+      list.style.fontSize = size + "px";
+    }
+    var current = list.querySelector(".current");
+    var top = 0;
+    if (current && list.scrollHeight > list.clientHeight + 1) {
+      top = current.offsetTop - list.offsetTop - (list.clientHeight - current.offsetHeight) / 2;
+    }
+    list.scrollTop = Math.max(0, top);
+  }
+  window.addEventListener("resize", fitBoard);
 
   // ---- Every frame ----------------------------------------------------------------------------
   /// The display's frame interval, measured from the animation frames' own timestamps (16.7 ms
@@ -150,6 +236,13 @@
     }
 
     if (face.tempo && !offline) drawDot(face.tempo, clock, at);
+
+    // "next: …" from the instant the face says, on the server's clock.
+    var next = face.next;
+    var showNext = !!next && !offline && typeof next.from_ms === "number" && at >= next.from_ms;
+    if (showNext) W.setText(el.next, "next: " + next.text);
+    W.show(el.next, showNext);
+    document.body.classList.toggle("showing-next", showNext);
   }
 
   /// The pacing dot: from → to between the phase's instants, on the server's clock. While the
@@ -357,6 +450,20 @@
       // against the daemon's own law at that instant, which no second boundary can race.
       drawn: function () { return { digits: el.digits.textContent, at: drawnAt }; },
       word: function () { return el.word.textContent; },
+      // The whiteboard as drawn: its lines, the lit one, "next: …" and the media element.
+      board: function () {
+        var media = el.media.firstChild;
+        return {
+          lines: Array.prototype.map.call(el["board-lines"].children, function (item) {
+            return item.textContent;
+          }),
+          current: Array.prototype.findIndex.call(el["board-lines"].children, function (item) {
+            return item.classList.contains("current");
+          }),
+          next: el.next.hidden ? null : el.next.textContent,
+          media: media ? media.tagName.toLowerCase() : null,
+        };
+      },
       offline: function () { return offline; },
       offsetMs: function () { return W.clock.offsetMs(); },
       lastEventId: function () { return feed.lastEventId; },

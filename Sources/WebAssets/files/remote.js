@@ -431,10 +431,80 @@
     var payload = { cmd: "load", workout: value };
     if (start) payload.start = true;
     load(payload, button).then(function (result) {
-      if (result.status === 200 && result.body && result.body.ok) rememberRecentsStale();
+      if (result.status === 200 && result.body && result.body.ok) {
+        rememberRecentsStale();
+        if (start) showLive();
+      }
     });
   }
   $("load").addEventListener("click", function () { loadWritten(false, $("load")); });
+
+  /// After a load that starts, the live clock and Pause are what the coach needs next: the
+  /// page scrolls up to them from the builder.
+  function showLive() {
+    var live = $("live");
+    if (live.scrollIntoView) live.scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  // ---- The builder's picks: a workout of the library, a picture or video for a line --------
+  /// The library's workouts, when the presets reply names any (`library`: names, or objects
+  /// with a `name` and perhaps the `workout` as written): one fills the field.
+  function fillLibrary(library) {
+    var pick = $("library-pick");
+    while (pick.options.length > 1) pick.remove(1);
+    (Array.isArray(library) ? library : []).forEach(function (entry) {
+      var name = typeof entry === "string" ? entry : entry && entry.name;
+      if (typeof name !== "string" || !name) return;
+      var written = entry && typeof entry.workout === "string" ? entry.workout : name;
+      var option = element("option", null, name);
+      option.value = written;
+      pick.appendChild(option);
+    });
+    W.show(pick, pick.options.length > 1);
+  }
+  $("library-pick").addEventListener("change", function () {
+    var value = this.value;
+    this.selectedIndex = 0;
+    if (!value) return;
+    text.value = value;
+    explainSoon();
+  });
+
+  function loadMediaChoices() {
+    request("GET", "/api/media").then(function (result) {
+      var pick = $("media-pick");
+      while (pick.options.length > 1) pick.remove(1);
+      var files = result.body && Array.isArray(result.body.media) ? result.body.media : [];
+      files.forEach(function (file) {
+        if (!file || typeof file.name !== "string") return;
+        var option = element("option", null, file.name + (file.kind === "video" ? " ▶" : ""));
+        option.value = file.name;
+        pick.appendChild(option);
+      });
+      W.show(pick, pick.options.length > 1);
+    });
+  }
+
+  /// `@file` at the end of the line the caret is on (the first line: the whole workout's),
+  /// in place of one the line named already.
+  function attachMedia(name) {
+    var value = text.value;
+    var caret = typeof text.selectionStart === "number" ? text.selectionStart : value.length;
+    var start = value.lastIndexOf("\n", caret - 1) + 1;
+    var end = value.indexOf("\n", caret);
+    if (end < 0) end = value.length;
+    var line = value.slice(start, end).replace(/\s+@\S+\s*$/, "").replace(/\s+$/, "");
+    var written = (line ? line + " " : "") + "@" + name;
+    text.value = value.slice(0, start) + written + value.slice(end);
+    var at = start + written.length;
+    if (text.setSelectionRange) text.setSelectionRange(at, at);
+    explainSoon();
+  }
+  $("media-pick").addEventListener("change", function () {
+    var name = this.value;
+    this.selectedIndex = 0;
+    if (name) attachMedia(name);
+  });
   $("load-start").addEventListener("click", function () { loadWritten(true, $("load-start")); });
 
   // ---- Tabs: presets, recent, today, history -------------------------------------------------
@@ -491,6 +561,7 @@
       var body = result.body;
       if (!body || !body.ok) { if (result.status !== 401) listMessage(list, errorText(result)); return; }
       list.textContent = "";
+      fillLibrary(body.library);
       if (!body.presets.length) listMessage(list, "The config has no presets");
       body.presets.forEach(function (preset) {
         var parts = [MODE_NAMES[preset.mode] || preset.mode];
@@ -953,6 +1024,15 @@
     }
     openTab(currentTab);
     drawBuilder();
+    loadMediaChoices();
+    loadLibrary();
+  }
+
+  /// The library's names for the builder, from the presets reply.
+  function loadLibrary() {
+    request("GET", "/api/presets").then(function (result) {
+      if (result.body && result.body.ok) fillLibrary(result.body.library);
+    });
   }
 
   function stopApp() {
@@ -999,6 +1079,22 @@
       return document.querySelector("#explain .explain-error") ? $("explain").textContent : "";
     },
     load: function (start) { $(start ? "load-start" : "load").click(); },
+    // Whether the live clock and the start/pause button are on the screen.
+    liveInView: function () {
+      var live = $("live").getBoundingClientRect();
+      var toggle = $("toggle").getBoundingClientRect();
+      return live.top >= -1 && toggle.bottom <= window.innerHeight + 1;
+    },
+    mediaChoices: function () {
+      return Array.prototype.slice.call($("media-pick").options, 1).map(function (option) {
+        return option.value;
+      });
+    },
+    attachMedia: function (name, caret) {
+      if (typeof caret === "number") text.setSelectionRange(caret, caret);
+      attachMedia(name);
+      return text.value;
+    },
     confirmingReplace: function () { return !$("confirm").hidden; },
     confirmReplace: function () { $("confirm-yes").click(); },
   });

@@ -86,7 +86,20 @@ public enum ConfigurationFile {
   }
 
   /// This machine, as the daemon will find it when it starts.
-  static let system = SystemLookup(group: groupStatus, readFile: readFile)
+  static let system = SystemLookup(group: groupStatus, readFile: readFile, directory: directory)
+
+  /// Looks at the media directory as the web interface will: a directory it can list.
+  @Sendable static func directory(_ path: String) -> SystemLookup.DirectoryRead {
+    do {
+      guard try FileSystem.attributes(path, followingLinks: true).kind == .directory else {
+        return .notADirectory
+      }
+      _ = try FileSystem.directoryEntries(path)
+      return .readable
+    } catch {
+      return .failed(reason: error.errno.message.lowercased(), errnoName: error.errno.name)
+    }
+  }
 
   /// Reads a file the configuration names (the broker's password and CA files), as the daemon
   /// will when it connects, and the permissions of the file itself (through a symbolic link,

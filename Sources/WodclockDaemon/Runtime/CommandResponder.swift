@@ -128,7 +128,8 @@ final class CommandResponder {
   func status(at now: Int64) -> JSONValue {
     let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: now))
     let status = CommandProtocol.status(
-      snapshot, display: snapshot.display.map(TimeText.format), muted: frames.muted)
+      snapshot, display: snapshot.display.map(TimeText.format), muted: frames.muted,
+      plan: host.engine.plan)
     guard let link = link(), case .object(var members) = status else { return status }
     members["link"] = link
     return .object(members)

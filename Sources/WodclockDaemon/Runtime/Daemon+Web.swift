@@ -23,11 +23,13 @@ extension Daemon: WebDaemonAccess {
       wallNanoseconds: wall.seconds &* 1_000_000_000 &+ Int64(wall.nanoseconds),
       utcOffsetSeconds: frame.civilTime.utcOffsetSeconds, synchronized: clock.synchronized(),
       idleNote: frames.idleNote, message: frame.message, overlay: frame.overlay,
-      muted: frame.muted)
+      muted: frame.muted, plan: host.engine.plan)
     return (status, input)
   }
 
   var defaultCountIn: TimeSpan { configuration.defaults.countIn }
+
+  var mediaDirectory: String? { configuration.mediaDirectory?.path }
 
   /// Starts the web interface; a port that is taken, or a library that is missing, keeps the
   /// daemon from starting (69): the owner asked for a web interface, and it is not there.

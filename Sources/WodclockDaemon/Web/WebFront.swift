@@ -21,6 +21,8 @@ protocol WebDaemonAccess: AnyObject {
   func webStatus(at now: Int64) -> (status: JSONValue, display: WebDisplayInput)
   /// The count-in a written workout gets (`defaults.count_in`).
   var defaultCountIn: TimeSpan { get }
+  /// The media directory (`media:`), resolved; nil when the configuration names none.
+  var mediaDirectory: String? { get }
 }
 
 /// The web server, the remote's PIN and sessions, and the event streams.
@@ -342,6 +344,8 @@ final class WebFront: HTTPRequestHandler {
     case .explain(let text):
       let (status, body) = WebAPI.explain(text, defaultCountIn: daemon.defaultCountIn)
       return reply(.json(body, status: status))
+    case .media(let name): return media(name, for: request)
+    case .mediaList: return reply(mediaList())
     }
   }
 
@@ -417,6 +421,88 @@ final class WebFront: HTTPRequestHandler {
       return value == "*" || value == etag
     }
   }
+
+  /// A file of the media directory, sent from its descriptor (the library streams it, so a
+  /// clip costs no memory and the loop only a bounded piece a turn), with its part when the
+  /// request asks for one (a video being sought), or 304 when the client has it already.
+  private func media(_ name: String, for request: HTTPServer.Request) -> HTTPServer.Answer {
+    guard let directory = daemon.mediaDirectory, let type = WebMedia.contentType(of: name) else {
+      return reply(.error(.notFound(request.path), path: request.path))
+    }
+    let opened: (descriptor: FileDescriptor, size: Int64, modified: Int64)
+    do {
+      opened = try FileSystem.openForSending(
+        directory + "/" + name, maximumSize: WebMedia.maximumBytes)
+    } catch {
+      if error.errno == .fileTooLarge {
+        logger.warning(
+          "web media not served: larger than the bound",
+          [("name", name), ("bound_mib", String(WebMedia.maximumBytes >> 20))])
+      }
+      return reply(.error(.notFound(request.path), path: request.path))
+    }
+    // A new version of the file (another size or time) is another tag.
+    let etag =
+      "\"m" + String(UInt64(bitPattern: opened.size), radix: 16) + "-"
+      + String(UInt64(bitPattern: opened.modified), radix: 16) + "\""
+    var headers = [
+      HTTPServer.Field("Content-Type", type),
+      HTTPServer.Field("Cache-Control", WebCaching.revalidate.headerValue),
+      HTTPServer.Field("ETag", etag), HTTPServer.Field("Accept-Ranges", "bytes"),
+    ]
+    if let wanted = request.header("if-none-match"), Self.matches(wanted, etag: etag) {
+      try? opened.descriptor.close()
+      return .response(HTTPServer.Response(status: 304, headers: headers))
+    }
+    switch WebMedia.range(request.header("range"), size: opened.size) {
+    case .whole:
+      return .response(
+        HTTPServer.Response(
+          status: 200, headers: headers,
+          body: .file(opened.descriptor, offset: 0, length: opened.size)))
+    case .part(let offset, let length):
+      headers.append(
+        HTTPServer.Field(
+          "Content-Range", "bytes \(offset)-\(offset + length - 1)/\(opened.size)"))
+      return .response(
+        HTTPServer.Response(
+          status: 206, headers: headers,
+          body: .file(opened.descriptor, offset: offset, length: length)))
+    case .unsatisfiable:
+      try? opened.descriptor.close()
+      headers.append(HTTPServer.Field("Content-Range", "bytes */\(opened.size)"))
+      return .response(HTTPServer.Response(status: 416, headers: headers))
+    }
+  }
+
+  /// `GET /api/media`: the files of the media directory a page can show, by name, for the
+  /// builder's picker (at most ``mediaListLimit``); an empty list without a directory.
+  private func mediaList() -> WebReply {
+    var names: [String] = []
+    if let directory = daemon.mediaDirectory {
+      do {
+        names = WebMedia.listing(try FileSystem.directoryEntries(directory))
+      } catch {
+        logger.warning(
+          "web media directory cannot be listed", [("path", directory), ("error", "\(error)")])
+        return .error(
+          WebError(
+            status: 503, code: "media_unavailable",
+            message: "the media directory cannot be read",
+            hint: "wodclockd --check-config says why"), path: "/api/media")
+      }
+    }
+    let files = names.prefix(Self.mediaListLimit).map { name -> JSONValue in
+      .object(
+        JSONObject([
+          ("name", .string(name)), ("kind", .string(WebMedia.kind(of: name)?.rawValue ?? "")),
+        ]))
+    }
+    return .json(.object(JSONObject([("ok", .bool(true)), ("media", .array(Array(files)))])))
+  }
+
+  /// The most files `/api/media` lists: a picker's worth, and a bounded reply.
+  static let mediaListLimit = 1000
 
   private func login(_ request: HTTPServer.Request, at now: Int64) -> WebReply {
     guard var gate = pinGate else { return .error(.remoteOff, path: request.path) }
