@@ -146,6 +146,9 @@ struct Loader {
   var presetNamesMayBeIncomplete = false
   /// The workouts known by name: the benchmark workouts and the gym's own (`workouts:`).
   var library = WorkoutLibrary.standard
+  /// The media files the presets, classes and workouts name, each where it is first named:
+  /// checked against the media directory once it is read.
+  var mediaReferences: [(name: String, range: SourceRange)] = []
   /// Reads the files the configuration includes; nil leaves them unread.
   var readFile: SystemLookup.FileReader?
   /// The text of each included file read, by path.
@@ -202,6 +205,7 @@ struct Loader {
     let schedule = readSchedule(mapping["schedule"])
     let web = readWeb(mapping["web"])
     let media = readMedia(mapping["media"])
+    checkMediaReferences(in: media, setting: mapping["media"])
     let mqtt = readMQTT(mapping["mqtt"])
     controlNames = controls.map(\.name)
     controlNamesMayBeIncomplete = mapping["controls"]?.isIncomplete ?? hasSyntaxErrors

@@ -20,6 +20,7 @@ extension Loader {
     else { return nil }
     switch WorkoutNotation.parse(text, defaultCountIn: defaults.countIn, library: library) {
     case .success(var plan):
+      noteMedia(of: plan, at: scalar.range)
       plan.name = name
       plan.cues = defaults.cues
       return Preset(name: name, plan: plan, location: entry.key.location)

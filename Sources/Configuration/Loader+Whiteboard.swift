@@ -66,7 +66,9 @@ extension Loader {
           node, key: "whiteboard", maximumLength: WorkoutNotation.maximumLength)
       else { return nil }
       switch WorkoutNotation.whiteboardLine(text) {
-      case .success(let line): return line
+      case .success(let line):
+        if let name = line.media { noteMedia(name, at: node.range) }
+        return line
       case .failure(let error):
         for diagnostic in Self.diagnostics(of: error, in: scalar) { checker.bag.append(diagnostic) }
         return nil
@@ -113,6 +115,7 @@ extension Loader {
       checker.error(message, at: node.range, hint: hint)
       return nil
     }
+    noteMedia(text, at: node.range)
     return text
   }
 
@@ -129,7 +132,9 @@ extension Loader {
         let text = checker.text(node, key: key, maximumLength: WorkoutNotation.maximumLength)
       else { return nil }
       switch WorkoutNotation.parse(text, defaultCountIn: defaultCountIn, library: library) {
-      case .success(let plan): return (text, plan)
+      case .success(let plan):
+        noteMedia(of: plan, at: node.range)
+        return (text, plan)
       case .failure(let error):
         for diagnostic in Self.diagnostics(of: error, in: scalar) { checker.bag.append(diagnostic) }
         return nil
@@ -176,7 +181,9 @@ extension Loader {
       guard let workoutLine, checker.bag.errorCount == errorsBefore else { return nil }
       let text = ([workoutLine] + (media.map { ["@" + $0] } ?? []) + lines).joined(separator: "\n")
       switch WorkoutNotation.parse(text, defaultCountIn: defaultCountIn, library: .empty) {
-      case .success(let plan): return (text, plan)
+      case .success(let plan):
+        noteMedia(of: plan, at: node.range)
+        return (text, plan)
       case .failure(let error):
         checker.error(
           error.diagnostics.first?.message ?? "the workout does not read", at: node.range,

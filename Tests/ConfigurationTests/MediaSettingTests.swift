@@ -74,4 +74,52 @@ struct MediaSettingTests {
     let off = try #require(configuration(Self.presets))
     #expect(!ConfigurationPrinter.render(off, plugins: TestPlugins.all).contains("media"))
   }
+
+  @Test(
+    "--check-config: a media file a preset names that is not in the directory is a warning at its line"
+  )
+  func namedFilesAreLookedFor() throws {
+    let text = """
+      presets:
+        chelsea:
+          mode: emom
+          interval: 1m
+          rounds: 30
+          whiteboard:
+            - 5 pull-ups @pull-up.webm
+            - {line: 10 push-ups, media: push-up.webm}
+          media: chelsea.png
+      media: media
+
+      """
+    let present: Set = ["/etc/wodclock/media/push-up.webm"]
+    let result = ConfigurationLoader.load(
+      bytes: Array(text.utf8), file: "/etc/wodclock/wodclock.yaml", plugins: TestPlugins.all,
+      system: SystemLookup(
+        group: { _ in .found },
+        readFile: { path, _ in
+          present.contains(path)
+            ? .tooLarge : .failed(reason: "no such file or directory", errnoName: "ENOENT")
+        },
+        directory: { _ in .readable }))
+    #expect(result.configuration != nil, "a warning: the clock runs without the picture")
+    let rendered = DiagnosticRenderer(file: "/etc/wodclock/wodclock.yaml", source: text).render(
+      result.diagnostics)
+    #expect(
+      rendered.contains(
+        "wodclock.yaml:7:9: warning: the media file 'pull-up.webm' is not in the media directory "
+          + "'/etc/wodclock/media'"), "\(rendered)")
+    #expect(rendered.contains("wodclock.yaml:9:12: warning: the media file 'chelsea.png'"))
+    #expect(!rendered.contains("push-up.webm"), "the file that is there")
+
+    // Named with no directory to look in.
+    let nowhere = ConfigurationLoader.load(
+      bytes: Array(text.replacing("media: media\n", with: "").utf8),
+      file: "/etc/wodclock/wodclock.yaml", plugins: TestPlugins.all,
+      system: SystemLookup(group: { _ in .found }))
+    #expect(
+      nowhere.diagnostics.map(\.message) == [
+        "'pull-up.webm' is named as a picture or video, but the config has no media directory"
+      ])
+  }
 }
