@@ -50,16 +50,21 @@ public enum WebAPI {
   /// that is not a workout is 200 too, `{"ok":false,"error":{"code":"not_a_workout","message",
   /// "hint","column","length"}}`, the column 1-based and the length counted in Unicode scalars
   /// of the text, so a page can underline the problem; a text over
-  /// ``WebRoute/maximumExplainLength`` scalars is 400 `too_long`.
-  public static func explain(_ text: String, defaultCountIn: TimeSpan) -> (
-    status: Int, body: JSONValue
-  ) {
+  /// ``WebRoute/maximumExplainLength`` scalars is 400 `too_long`. Names are the `library`'s
+  /// (the gym's own workouts in front of the benchmark ones); where one is also a preset of
+  /// `presets`, the explanation says the preset is what loads.
+  public static func explain(
+    _ text: String, defaultCountIn: TimeSpan, library: WorkoutLibrary = .standard,
+    presets: [String] = []
+  ) -> (status: Int, body: JSONValue) {
     let length = text.unicodeScalars.count
     if length > WebRoute.maximumExplainLength {
       let error = WebError.tooLong(length: length, limit: WebRoute.maximumExplainLength)
       return (error.status, error.json)
     }
-    switch WorkoutNotation.explain(text, defaultCountIn: defaultCountIn) {
+    switch WorkoutNotation.explain(
+      text, defaultCountIn: defaultCountIn, library: library, presets: presets)
+    {
     case .success(let explanation):
       return (
         200, .object(JSONObject([("ok", .bool(true)), ("explanation", explanation.json)]))

@@ -210,6 +210,14 @@ func webClock(_ config: String = webAPIConfig) throws -> InProcessDaemon {
     let long = try clock.get(
       "/api/explain?text=" + String(repeating: "a", count: 600), cookie: cookie)
     #expect(long.status == 400)
+    // A benchmark workout by name, with its whiteboard; one that is also a preset of this
+    // config says the preset is what loads, as `wodclockctl explain` does.
+    let cindy = try clock.get("/api/explain?text=cindy", cookie: cookie).json["explanation"]
+    #expect(cindy?["name"] == "Cindy")
+    #expect(cindy?["whiteboard"]?.arrayValue?.first == "5 pull-ups")
+    let fran = try clock.get("/api/explain?text=fran", cookie: cookie).json["explanation"]
+    let notes = fran?["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    #expect(notes.contains { $0.contains("preset") }, "\(notes)")
   }
 
   @Test func commandsNeedASessionAndAreAnsweredAsTheSocketAnswers() throws {

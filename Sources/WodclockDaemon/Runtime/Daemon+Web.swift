@@ -8,6 +8,7 @@ import HardwareKit
 import JSONKit
 import WebInterface
 import WorkoutCore
+import WorkoutNotation
 
 extension Daemon: WebDaemonAccess {
   func respondOnWeb(to request: CommandRequest) -> JSONValue { respond(to: request).reply }
@@ -28,6 +29,10 @@ extension Daemon: WebDaemonAccess {
   }
 
   var defaultCountIn: TimeSpan { configuration.defaults.countIn }
+
+  var namedWorkouts: (library: WorkoutLibrary, presets: [String]) {
+    (configuration.workouts, configuration.presets.map(\.name))
+  }
 
   var mediaDirectory: String? { configuration.mediaDirectory?.path }
 

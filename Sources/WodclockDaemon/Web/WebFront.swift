@@ -12,6 +12,7 @@ import JSONKit
 import WebAssets
 import WebInterface
 import WorkoutCore
+import WorkoutNotation
 
 /// What the web interface needs of the daemon, answered now.
 protocol WebDaemonAccess: AnyObject {
@@ -21,6 +22,9 @@ protocol WebDaemonAccess: AnyObject {
   func webStatus(at now: Int64) -> (status: JSONValue, display: WebDisplayInput)
   /// The count-in a written workout gets (`defaults.count_in`).
   var defaultCountIn: TimeSpan { get }
+  /// The workouts known by name (the gym's own and the benchmark ones) and the presets' names,
+  /// for `/api/explain`.
+  var namedWorkouts: (library: WorkoutLibrary, presets: [String]) { get }
   /// The media directory (`media:`), resolved; nil when the configuration names none.
   var mediaDirectory: String? { get }
 }
@@ -342,7 +346,10 @@ final class WebFront: HTTPRequestHandler {
     case .recent: return reply(vocabulary(.recent))
     case .schedule: return reply(vocabulary(.schedule))
     case .explain(let text):
-      let (status, body) = WebAPI.explain(text, defaultCountIn: daemon.defaultCountIn)
+      let named = daemon.namedWorkouts
+      let (status, body) = WebAPI.explain(
+        text, defaultCountIn: daemon.defaultCountIn, library: named.library,
+        presets: named.presets)
       return reply(.json(body, status: status))
     case .media(let name): return media(name, for: request)
     case .mediaList: return reply(mediaList())
