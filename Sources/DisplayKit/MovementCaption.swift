@@ -11,24 +11,34 @@ public enum MovementCaption {
   /// How long before a change of movement the next one is announced, during work.
   public static let announceBefore = TimeSpan.seconds(10)
 
-  /// The line: during a count-in, a rest, a set rest or a side switch, the next movement; in
-  /// the last ``announceBefore`` of a work step whose next movement is another, the next one;
-  /// otherwise the step's own movement. Nil when there is neither (no whiteboard, or an AMRAP's
-  /// one stretch that holds every movement), and before the start and after the end.
+  /// The line: the next movement once its announcement has come (``announcement(in:)``),
+  /// else the step's own movement. Nil when there is neither (no whiteboard, or an AMRAP's one
+  /// stretch that holds every movement), and before the start and after the end.
   public static func line(for snapshot: WorkoutSnapshot) -> Line? {
     guard snapshot.runState != .idle, snapshot.runState != .finished else { return nil }
-    let current = snapshot.whiteboardLine != nil ? snapshot.label : nil
-    guard let next = snapshot.nextMovement else { return current.map { Line.now($0) } }
+    if let announced = announcement(in: snapshot), snapshot.segmentElapsed >= announced.from {
+      return .next(announced.movement)
+    }
+    guard snapshot.whiteboardLine != nil, let current = snapshot.label else { return nil }
+    return .now(current)
+  }
+
+  /// The next movement, and how far into the current step it is announced from: from its
+  /// start in a count-in, a rest, a set rest or a side switch; ``announceBefore`` before the
+  /// end of a work step that another movement follows. Nil when the step announces nothing
+  /// (the last one, an open-ended one, one the same movement follows).
+  public static func announcement(in snapshot: WorkoutSnapshot) -> (
+    movement: String, from: TimeSpan
+  )? {
+    guard let next = snapshot.nextMovement, !next.isEmpty else { return nil }
     switch snapshot.segmentKind {
     case .countIn?, .rest?, .setRest?, .sideSwitch?:
-      return .next(next)
+      return (next, .zero)
     case .work?:
-      if next != current, let left = snapshot.segmentRemaining, left <= announceBefore {
-        return .next(next)
-      }
-      return current.map { Line.now($0) }
+      guard next != snapshot.label, let length = snapshot.segmentLength else { return nil }
+      return (next, max(.zero, length - announceBefore))
     default:
-      return current.map { Line.now($0) }
+      return nil
     }
   }
 

@@ -247,7 +247,7 @@ public struct WebFace: Sendable, Hashable {
   }
 
   /// How long before a change of movement the next one is shown.
-  public static let nextLead = TimeSpan.seconds(10)
+  public static let nextLead = MovementCaption.announceBefore
 
   public var state: RunState
   public var mode: ModeName
@@ -349,35 +349,27 @@ public struct WebFace: Sendable, Hashable {
     return line
   }
 
-  /// "next: …": at once through a count-in, a rest or a set rest; in a work step, from
-  /// ``nextLead`` before its end when another movement follows (while paused, only when that
-  /// time has come). Never in a step of no length, nor before the start or after the finish.
+  /// "next: …", from the instant the displays' one rule announces it
+  /// (``MovementCaption/announcement(in:)``): at once through a count-in, a rest or a set
+  /// rest; in a work step, ``MovementCaption/announceBefore`` before its end when another
+  /// movement follows (while paused, only when that time has come). Never before the start or
+  /// after the finish.
   static func next(_ input: WebDisplayInput) -> Next? {
     let snapshot = input.snapshot
-    guard input.isUnderWay, !input.showsTimeOfDay, let movement = snapshot.nextMovement,
-      !movement.isEmpty, let kind = snapshot.segmentKind
+    guard input.isUnderWay, !input.showsTimeOfDay,
+      let announced = MovementCaption.announcement(in: snapshot)
     else { return nil }
-    let paused = snapshot.runState == .paused
+    let elapsed = snapshot.segmentElapsed
     let from: Int64
-    switch kind {
-    case .countIn, .rest, .setRest:
-      from = paused ? input.now : input.instant(before: snapshot.segmentElapsed)
-    case .work:
-      guard movement != snapshot.label, let remaining = snapshot.segmentRemaining else {
-        return nil
-      }
-      if paused {
-        guard remaining <= nextLead else { return nil }
-        from = input.now
-      } else if remaining >= nextLead {
-        from = input.instant(after: remaining - nextLead)
-      } else {
-        from = input.instant(before: nextLead - remaining)
-      }
-    default:
-      return nil
+    if snapshot.runState == .paused {
+      guard elapsed >= announced.from else { return nil }
+      from = input.now
+    } else if announced.from >= elapsed {
+      from = input.instant(after: announced.from - elapsed)
+    } else {
+      from = input.instant(before: elapsed - announced.from)
     }
-    return Next(text: movement, fromMilliseconds: WebClock.serverMilliseconds(from))
+    return Next(text: announced.movement, fromMilliseconds: WebClock.serverMilliseconds(from))
   }
 
   /// The media of `name`, when a page can show it (a plain name of one of the five types).
