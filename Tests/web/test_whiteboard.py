@@ -10,9 +10,7 @@ Run by Tests/scripts/test-web.sh.
 """
 
 import base64
-import json
 import os
-import signal
 import struct
 import sys
 import time
@@ -61,12 +59,20 @@ LINES = [
     {"text": "Rx: 20 lb vest"},
 ]
 
+# The preset's whiteboard as the owner writes it: a line with its picture, the whole workout's
+# video.
 CONFIG = DEFAULT_CONFIG.replace("presets:\n", """presets:
   board:
     mode: intervals
     work: 15s
     rest: 5s
     rounds: 30
+    whiteboard:
+      - {line: 5 pull-ups, media: dot.png}
+      - 10 push-ups
+      - 15 air squats
+      - "Rx: 20 lb vest"
+    media: clip.webm
 """) + "media: media\n"
 
 # The page's rectangles: the digits, the lines shown (those inside the list's box), the media.
@@ -92,23 +98,6 @@ def overlap(a, b):
         and a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5
 
 
-def with_whiteboard(daemon, lines=LINES, media="clip.webm"):
-    """The running workout's plan given whiteboard lines and media, as a written workout or
-    the library will give it: the daemon is stopped, the plan in its saved state gets them,
-    and it resumes the same workout where it was."""
-    daemon.process.send_signal(signal.SIGTERM)
-    daemon.process.wait(timeout=10)
-    path = os.path.join(daemon.state_directory, "state.json")
-    with open(path) as f:
-        state = json.load(f)
-    state["engine"]["plan"]["whiteboard"] = lines
-    if media:
-        state["engine"]["plan"]["media"] = media
-    with open(path, "w") as f:
-        json.dump(state, f)
-    daemon.start()
-
-
 class TV(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -123,7 +112,6 @@ class TV(unittest.TestCase):
         code, out = cls.daemon.ctl("load", "board")
         assert code == 0, out
         cls.daemon.ctl("start")
-        with_whiteboard(cls.daemon)
         status = cls.daemon.status()
         assert status["whiteboard"] == [line["text"] for line in LINES], status
         assert status["state"] == "running", status

@@ -13,7 +13,6 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "Tests", "web"))
 from wodclock_web import PIN, Browser, Daemon, wait_until  # noqa: E402
-from test_whiteboard import with_whiteboard  # noqa: E402
 
 CONFIG = """\
 defaults:
@@ -34,6 +33,7 @@ presets:
     work: 50s
     rest: 10s
     rounds: 20
+    whiteboard: [5 pull-ups, 10 push-ups, 15 air squats, "Rx: 20 lb vest"]
 outputs:
   - type: log
 """
@@ -91,8 +91,6 @@ def whiteboard(here):
     with Daemon(config=CONFIG) as daemon:
         daemon.ctl("load", "chelsea")
         daemon.ctl("start")
-        with_whiteboard(daemon, [{"text": text} for text in (
-            "5 pull-ups", "10 push-ups", "15 air squats", "Rx: 20 lb vest")], media=None)
         with Browser(width=1920, height=1080) as browser:
             browser.navigate(daemon.url("/"))
             ready(browser)
