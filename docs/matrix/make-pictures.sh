@@ -3,8 +3,8 @@
 # daemon without a matrix output runs the presets below (ten times faster, so an interesting
 # moment comes soon), and `wodclockctl snapshot --size WxH --scale 8` draws each preview.
 # Run from anywhere after `swift build`; writes docs/matrix/*.png. Then the pictures of a
-# workout composed on a keypad (docs/composing-*.png, see the end). PARTS="matrix" or
-# PARTS="composing" makes only those.
+# workout composed on a keypad (docs/composing-*.png, see the end), and a workout's movement
+# line. PARTS="matrix", PARTS="composing" or PARTS="whiteboard" makes only those.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${BIN:-$root/.build/debug}"
@@ -16,7 +16,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-parts=${PARTS:-matrix composing}
+parts=${PARTS:-matrix composing whiteboard}
 if [[ " $parts " == *" matrix "* ]]; then
 cat > "$work/wodclock.yaml" <<'YAML'
 defaults:
@@ -75,6 +75,38 @@ ctl start
 sleep 0.2
 ctl snapshot --size 64x32 --scale 8 --png "$out/tempo-64x32.png"
 ls -l "$out"/*.png
+fi
+
+# The movement line of a workout with a whiteboard: the interval's movement under the digits on
+# 128×64, and the rest's "next: …" on 128×32, scrolling through its place beside the digits.
+if [[ " $parts " == *" whiteboard "* ]]; then
+cat > "$work/whiteboard.yaml" <<'YAML'
+defaults:
+  preset: burpees-and-swings
+  count_in: 0s
+presets:
+  burpees-and-swings:
+    mode: intervals
+    work: 40s
+    rest: 20s
+    rounds: 4
+    whiteboard: [10 burpees, 15 kettlebell swings 24/16 kg]
+outputs:
+  - type: log
+YAML
+"$bin/wodclockd" --config "$work/whiteboard.yaml" --socket "$work/wsock" \
+  --state-dir "$work/wstate" --speed 10 2>"$work/whiteboard.log" &
+daemon=$!
+wctl() { "$bin/wodclockctl" --socket "$work/wsock" "$@" >/dev/null; }
+for _ in $(seq 100); do wctl version 2>/dev/null && break; sleep 0.05; done
+wctl start
+sleep 1.2
+wctl snapshot --size 128x64 --scale 8 --png "$out/whiteboard-work-128x64.png"
+wctl next
+sleep 0.4
+wctl snapshot --size 128x32 --scale 8 --png "$out/whiteboard-rest-128x32.png"
+kill "$daemon"; wait "$daemon" 2>/dev/null || true; daemon=""
+ls -l "$out"/whiteboard-*.png
 fi
 
 # Composing on a keypad: only a keypad composes, so this part runs where a virtual one can be
