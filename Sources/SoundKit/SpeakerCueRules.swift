@@ -168,11 +168,25 @@ public struct SpeakerCueRules: Sendable, Hashable {
   /// voice channel (after the longest sound for ``SpeakerCueRule/Voice/afterSounds``), at the
   /// cue's volume times the output's. Sounds the bank lacks (a voice that failed to
   /// synthesize) are left out; the rest still plays.
-  public func parts(for kind: CueKind, seed: Int64, lines: SpokenLines, bank: SoundBank)
-    -> [SoundSchedule.Part]
-  {
+  /// `nextMovement`: the movement that comes after a rest or a count-in starting with this
+  /// cue, which its line announces once its voice is in the bank.
+  public func parts(
+    for kind: CueKind, seed: Int64, lines: SpokenLines, bank: SoundBank,
+    nextMovement: String? = nil
+  ) -> [SoundSchedule.Part] {
     guard let rule = rule(for: kind) else { return [] }
-    return parts(of: rule, line: voiceLine(for: kind, seed: seed, lines: lines), bank: bank)
+    var line = voiceLine(for: kind, seed: seed, lines: lines)
+    if let plain = line, let movement = nextMovement, announcesNext(kind) {
+      let announced = lines.announcing(plain, next: movement)
+      if bank.id(of: .voice(announced)) != nil { line = announced }
+    }
+    return parts(of: rule, line: line, bank: bank)
+  }
+
+  /// Whether the cue starts a rest or a count-in, whose line says what comes next.
+  private func announcesNext(_ kind: CueKind) -> Bool {
+    guard case .segmentStart(let segment) = kind else { return false }
+    return segment == .rest || segment == .setRest || segment == .countIn
   }
 
   /// The sounds every rule may play, for the caller to put in the bank (voices aside: those

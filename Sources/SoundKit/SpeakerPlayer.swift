@@ -114,6 +114,8 @@ public struct SpeakerPlayer: Sendable {
   private var foreseen: Set<TimedCue> = []
   /// When the displays change next, from the last frame: the next cue is looked for before it.
   private var nextChange: Int64?
+  /// The movement a rest or a count-in announces, from the last frame.
+  private var nextMovement: String?
   /// The next cue that sounds within the idle gap, from the last frame's look ahead: a stream
   /// that has played out stays up for it, so that a run of sounds (a countdown's beeps a second
   /// apart, a tempo set's counts) plays on one stream whose position is long measured, rather
@@ -164,10 +166,14 @@ public struct SpeakerPlayer: Sendable {
   /// instant still unwritten. When the look ahead changed (a press took cues back, or added
   /// some), what is not written yet is scheduled again; what is written is heard as it is.
   /// `nextChange`: when the displays change next, before which the next cue is looked for.
+  /// `nextMovement`: the movement of the workout's next work step (the snapshot's), which a
+  /// rest or a count-in starting now or soon announces.
   public mutating func take(
-    _ delivered: [TimedCue], ahead: [TimedCue], nextChange: Int64?, at now: Int64
+    _ delivered: [TimedCue], ahead: [TimedCue], nextChange: Int64?, nextMovement: String? = nil,
+    at now: Int64
   ) {
     self.nextChange = nextChange
+    self.nextMovement = nextMovement
     let soon = ahead.filter { $0.due > now && $0.due <= now + Self.idleGap }
     nextSoundingCue = soon.first { rules.rule(for: $0.kind) != nil }?.due
     schedule(delivered, foreseen: soon.filter { $0.due <= now + Self.lookAhead }, at: now)
@@ -224,7 +230,8 @@ public struct SpeakerPlayer: Sendable {
   }
 
   private mutating func play(_ cue: TimedCue, at instant: Int64) {
-    let parts = rules.parts(for: cue.kind, seed: cue.due, lines: lines, bank: bank)
+    let parts = rules.parts(
+      for: cue.kind, seed: cue.due, lines: lines, bank: bank, nextMovement: nextMovement)
     guard !parts.isEmpty else { return }
     schedule.play(
       parts, at: instant, priority: SpeakerCueRules.priority(of: cue.kind), bank: bank)

@@ -24,6 +24,9 @@ public enum LineKey: String, Sendable, Hashable, Codable, CaseIterable {
   case setComplete = "set_complete"
   case lap
   case cap
+  /// Said with the rest's or the count-in's line before a workout's next movement, as in
+  /// "Rest. Next: 10 burpees".
+  case next
   /// The end of the workout: one of these, picked by the cue's instant.
   case complete1 = "complete_1"
   case complete2 = "complete_2"
@@ -44,6 +47,9 @@ public struct SpokenLines: Sendable, Hashable {
   public let language: Language
   /// Every key has a non-blank line.
   public private(set) var lines: [LineKey: String]
+  /// The movements of the workout loaded, which the rest and the count-in announce ("Rest.
+  /// Next: 10 burpees"): their lines are voiced with the others.
+  public var movements: [String] = []
 
   /// The built-in lines of a language.
   public init(language: Language) {
@@ -86,14 +92,25 @@ public struct SpokenLines: Sendable, Hashable {
     return self[LineKey.completions[Int(value % UInt64(LineKey.completions.count))]]
   }
 
+  /// A rest's or a count-in's line with the movement that comes after it: "Rest. Next: 10
+  /// burpees".
+  public func announcing(_ line: String, next movement: String) -> String {
+    "\(line). \(self[.next]): \(movement)"
+  }
+
   /// Every distinct text the cues can say, for the synthesizer to render at start, with the
-  /// rounds-remaining lines of `roundsRemaining` (the counts the workouts announce).
+  /// rounds-remaining lines of `roundsRemaining` (the counts the workouts announce) and the
+  /// announcements of the workout's movements.
   public func allTexts(roundsRemaining: [Int]) -> [String] {
     var texts: [String] = []
     var seen: Set<String> = []
     func add(_ text: String) { if seen.insert(text).inserted { texts.append(text) } }
-    for key in LineKey.allCases where key != .roundsRemaining { add(self[key]) }
+    for key in LineKey.allCases where key != .roundsRemaining && key != .next { add(self[key]) }
     for count in roundsRemaining { if let line = self.roundsRemaining(count) { add(line) } }
+    for movement in movements {
+      add(announcing(self[.rest], next: movement))
+      add(announcing(self[.getReady], next: movement))
+    }
     return texts
   }
 
@@ -127,7 +144,7 @@ public struct SpokenLines: Sendable, Hashable {
         .seven: "Seven", .eight: "Eight", .nine: "Nine",
         .roundsRemaining: "{n} rounds to go", .lastRound: "Last round", .rest: "Rest",
         .down: "Down", .hold: "Hold", .up: "Up", .sideSwitch: "Switch sides",
-        .setComplete: "Set complete", .lap: "Lap", .cap: "Time cap",
+        .setComplete: "Set complete", .lap: "Lap", .cap: "Time cap", .next: "Next",
         .complete1: "Workout complete. Great job!", .complete2: "That's it. Well done!",
         .complete3: "Done. Strong work today!", .complete4: "Finished. Nice work!",
       ]
@@ -138,7 +155,7 @@ public struct SpokenLines: Sendable, Hashable {
         .seven: "Syv", .eight: "Otte", .nine: "Ni",
         .roundsRemaining: "{n} runder tilbage", .lastRound: "Sidste runde", .rest: "Pause",
         .down: "Ned", .hold: "Hold", .up: "Op", .sideSwitch: "Skift side",
-        .setComplete: "Sæt færdigt", .lap: "Omgang", .cap: "Tiden er gået",
+        .setComplete: "Sæt færdigt", .lap: "Omgang", .cap: "Tiden er gået", .next: "Næste",
         .complete1: "Træningen er slut. Godt arbejde!", .complete2: "Det var det. Flot klaret!",
         .complete3: "Færdig. Stærkt gået i dag!", .complete4: "Slut. Godt gået!",
       ]
@@ -150,7 +167,7 @@ public struct SpokenLines: Sendable, Hashable {
         .seven: "Siete", .eight: "Ocho", .nine: "Nueve",
         .roundsRemaining: "Quedan {n} rondas", .lastRound: "Última ronda", .rest: "Descanso",
         .down: "Baja", .hold: "Mantén", .up: "Sube", .sideSwitch: "Cambia de lado",
-        .setComplete: "Serie completa", .lap: "Vuelta", .cap: "Tiempo límite",
+        .setComplete: "Serie completa", .lap: "Vuelta", .cap: "Tiempo límite", .next: "Siguiente",
         .complete1: "Entrenamiento completo. ¡Buen trabajo!",
         .complete2: "¡Eso es todo! Bien hecho.",
         .complete3: "¡Terminado! Excelente trabajo hoy.", .complete4: "¡Listo! Muy bien.",
@@ -163,7 +180,7 @@ public struct SpokenLines: Sendable, Hashable {
         .seven: "Zeven", .eight: "Acht", .nine: "Negen",
         .roundsRemaining: "Nog {n} rondes", .lastRound: "Laatste ronde", .rest: "Rust",
         .down: "Omlaag", .hold: "Vasthouden", .up: "Omhoog", .sideSwitch: "Wissel van kant",
-        .setComplete: "Set klaar", .lap: "Ronde", .cap: "Tijdlimiet",
+        .setComplete: "Set klaar", .lap: "Ronde", .cap: "Tijdlimiet", .next: "Volgende",
         .complete1: "Training voltooid. Goed gedaan!", .complete2: "Dat was het. Sterk werk!",
         .complete3: "Klaar. Lekker bezig vandaag!", .complete4: "Klaar. Top gedaan!",
       ]
@@ -175,7 +192,7 @@ public struct SpokenLines: Sendable, Hashable {
         .seven: "Sept", .eight: "Huit", .nine: "Neuf",
         .roundsRemaining: "Encore {n} rounds", .lastRound: "Dernier round", .rest: "Repos",
         .down: "Descente", .hold: "Maintien", .up: "Montée", .sideSwitch: "Changez de côté",
-        .setComplete: "Série terminée", .lap: "Tour", .cap: "Temps limite",
+        .setComplete: "Série terminée", .lap: "Tour", .cap: "Temps limite", .next: "Ensuite",
         .complete1: "Séance terminée. Beau travail !", .complete2: "C'est fini. Bien joué !",
         .complete3: "Terminé. Excellent travail aujourd'hui !", .complete4: "Bravo, c'est fini !",
       ]
@@ -187,7 +204,7 @@ public struct SpokenLines: Sendable, Hashable {
         .seven: "Sieben", .eight: "Acht", .nine: "Neun",
         .roundsRemaining: "Noch {n} Runden", .lastRound: "Letzte Runde", .rest: "Pause",
         .down: "Ab", .hold: "Halten", .up: "Auf", .sideSwitch: "Seite wechseln",
-        .setComplete: "Satz geschafft", .lap: "Runde", .cap: "Zeitlimit",
+        .setComplete: "Satz geschafft", .lap: "Runde", .cap: "Zeitlimit", .next: "Als Nächstes",
         .complete1: "Training beendet. Gute Arbeit!", .complete2: "Das war's. Stark gemacht!",
         .complete3: "Fertig. Starke Leistung heute!", .complete4: "Geschafft. Super!",
       ]

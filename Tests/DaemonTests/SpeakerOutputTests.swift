@@ -6,8 +6,10 @@
 // taken back, mute, the stream stopping between sounds and a pulled card, frame by frame.
 
 import Configuration
+import DisplayKit
 import Glibc
 import HardwareKit
+import JSONKit
 import SoundKit
 import Testing
 import WodclockTestSupport
@@ -399,6 +401,23 @@ private func speakerConfig(_ settings: String = "", voice: Bool = false, top: St
     let last = try #require(spoken.last).instant
     #expect(first - pressed <= 25_000_000, "nobody foresaw it: within a buffer of the press")
     #expect(abs(Double(last - first) / 1e9 - 0.5) < 0.01, "the stand-in's half second")
+  }
+
+  /// A workout with a whiteboard: its movements' announcements ("Rest. Next: 10 burpees") are
+  /// voiced with the other lines once it is loaded.
+  @Test func theMovementsOfAWhiteboardAreVoicedWithTheLines() throws {
+    let config = speakerConfig(voice: true).replacing(
+      "    mode: tabata\n", with: "    mode: tabata\n    whiteboard: [10 burpees, 5 pull-ups]\n")
+    let (clock, _) = try Self.speaker(config, synthesizer: Self.standInSynthesizer)
+    clock.start()
+    for _ in 0..<200 where clock.logLines(containing: "voice ready").isEmpty {
+      clock.run(for: 0.1)
+      usleep(10_000)
+    }
+    #expect(try clock.status()["whiteboard"] == ["10 burpees", "5 pull-ups"])
+    let ready = try #require(clock.logLines(containing: "voice ready").last)
+    let plain = SpokenLines(language: .english).allTexts.count
+    #expect(ready.contains("lines=\(plain + 4)"), "\(ready)")
   }
 
   @Test func aPulledCardIsSaidOnceAndFoundAgain() throws {

@@ -24,6 +24,8 @@ struct SpeakerRun {
   private(set) var now: Int64
   /// The cues to come if nobody presses anything: a test changes them as a press would.
   var plan: [TimedCue]
+  /// The workout's next movement, as the frames' snapshots say it.
+  var nextMovement: String?
   /// Cues nobody foresaw, delivered at the next wake-up (a lap, a start).
   private var pressed: [TimedCue] = []
   /// The plan's cues are delivered up to this instant.
@@ -79,7 +81,9 @@ struct SpeakerRun {
     pressed = []
     deliveredUntil = now
     let ahead = plan.filter { $0.due > now && $0.due <= now + SpeakerPlayer.idleGap }
-    player.take(delivered, ahead: ahead, nextChange: plan.first { $0.due > now }?.due, at: now)
+    player.take(
+      delivered, ahead: ahead, nextChange: plan.first { $0.due > now }?.due,
+      nextMovement: nextMovement, at: now)
     pump()
   }
 
@@ -324,6 +328,39 @@ struct SpeakerRun {
     // Another language asks for its lines.
     run.player.lines = SpokenLines(language: .french)
     #expect(run.player.linesToVoice?.language == .french)
+  }
+
+  @Test func aRestAnnouncesTheNextMovementOnceItsLineIsVoiced() throws {
+    var lines = SpokenLines(language: .english)
+    lines.movements = ["10 burpees", "15 kettlebell swings"]
+    let rests = [2.0, 6.0].map { TimedCue(kind: .segmentStart(.rest), due: SpeakerRun.instant($0)) }
+    var run = SpeakerRun(lines: lines, plan: rests)
+    run.nextMovement = "15 kettlebell swings"
+    // The movements' lines are voiced with the others.
+    let toVoice = try #require(run.player.linesToVoice)
+    #expect(toVoice.allTexts.contains("Rest. Next: 15 kettlebell swings"))
+    #expect(toVoice.allTexts.contains("Get ready. Next: 10 burpees"))
+    run.player.voiceStarted()
+    // A voice that lacks the announcement (made before the workout loaded): the rest says
+    // "Rest".
+    func clips(_ texts: [String]) -> [String: PCMClip] {
+      texts.reduce(into: [String: PCMClip]()) {
+        $0[$1] = PCMClip(sampleRate: 8_000, samples: [Int16](repeating: 5_000, count: 800))
+      }
+    }
+    run.player.voiceFinished(clips(SpokenLines(language: .english).allTexts))
+    run.run(until: 2.5)
+    let first = run.player.schedule.entries.filter { $0.channel == .voice }
+    #expect(first.map(\.sound) == [run.player.bank.id(of: .voice("Rest"))])
+    // With it: "Rest. Next: 15 kettlebell swings".
+    run.player.voiceStarted()
+    run.player.voiceFinished(clips(toVoice.allTexts))
+    run.run(until: 6.5)
+    let second = run.player.schedule.entries.filter {
+      $0.channel == .voice && $0.start >= SpeakerRun.instant(6)
+    }
+    #expect(
+      second.map(\.sound) == [run.player.bank.id(of: .voice("Rest. Next: 15 kettlebell swings"))])
   }
 
   @Test func aVoiceThatFailsLeavesTheSoundsAndIsNotAskedForAgain() {

@@ -39,8 +39,16 @@ import WorkoutCore
     #expect(texts.count == Set(texts).count)
     #expect(texts.contains("Noch 10 Runden") && texts.contains("Noch 2 Runden"))
     #expect(!texts.contains { $0.contains("{n}") })
-    // Every line but the template, and the three counts announced by default.
-    #expect(texts.count == LineKey.allCases.count - 1 + 3)
+    // Every line but the template and the word `next` says with a movement, and the three
+    // counts announced by default.
+    #expect(texts.count == LineKey.allCases.count - 2 + 3)
+    // Each movement of the workout: its announcement after the rest and the count-in.
+    var announcing = lines
+    announcing.movements = ["10 Burpees"]
+    #expect(
+      Array(announcing.allTexts.suffix(2)) == [
+        "Pause. Als Nächstes: 10 Burpees", "Mach dich bereit. Als Nächstes: 10 Burpees",
+      ])
     // A line overridden to another's text is synthesized once.
     #expect(lines.with(overrides: [.go: "Pause"]).allTexts.count == texts.count - 1)
     #expect(lines.allTexts(roundsRemaining: [3, 1]).contains("Noch 3 Runden"))

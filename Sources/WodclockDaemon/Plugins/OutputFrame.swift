@@ -37,6 +37,9 @@ public struct OutputFrame {
   /// What takes the place of the workout's picture for a moment: what a keypad is composing, or
   /// the question before a running workout is replaced. Nil most of the time.
   public var overlay: DisplayOverlay?
+  /// The movements of the loaded workout's whiteboard, in order (what a speaker voices ahead,
+  /// to announce each before it comes); empty without a whiteboard.
+  public var movements: [String] = []
 
   /// Creates a frame (the daemon makes them; benchmarks and tests drive plugins with their own).
   public init(

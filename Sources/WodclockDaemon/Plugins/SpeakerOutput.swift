@@ -182,6 +182,11 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
     if player.lines.language != frame.words.language {
       player.lines = SpokenLines(language: frame.words.language).with(overrides: lineOverrides)
     }
+    // A workout with a whiteboard: its rests and count-in announce the next movement, whose
+    // lines are voiced with the others when the workout loads, long before its first rest.
+    if voiceEnabled, player.lines.movements != frame.movements {
+      player.lines.movements = frame.movements
+    }
     if voiceJob != nil { progressVoice(at: now) }
     if synthesizer != nil, player.linesToVoice != nil { makeVoice(at: now) }
     if let retryAt, retryAt <= now { open(at: now) }
@@ -192,7 +197,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
       let ahead = frame.preview?.cues(until: now + SpeakerPlayer.idleGap) ?? []
       player.take(
         frame.cues.map(Self.timed), ahead: ahead.map(Self.timed), nextChange: frame.nextChange,
-        at: now)
+        nextMovement: frame.snapshot.nextMovement, at: now)
     }
     pump(at: now)
   }

@@ -35,6 +35,8 @@ final class FrameComposer {
   private let clock: DaemonClock
   private var nextTimeZoneReload = Int64.min
   private var civilTimes = WallClock.CivilTimeCache()
+  /// The loaded workout's movements, as read at an engine revision.
+  private var movementsRead: (revision: Int, lines: [String]) = (-1, [])
   /// The time-of-day engine the idle screen shows, kept while its preset name and face stay.
   private var idleClock: (name: String, face: ClockFace, engine: WorkoutEngine)?
   /// Where frames look ahead: made once, not per frame.
@@ -78,7 +80,7 @@ final class FrameComposer {
       nextTimeZoneReload = now + Self.timeZoneReloadInterval
     }
     let wall = clock.wall()
-    return OutputFrame(
+    var frame = OutputFrame(
       snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)),
       cues: cues.map(realCue), tokens: configuration.tokens, words: configuration.words,
       clock: configuration.clock,
@@ -88,6 +90,18 @@ final class FrameComposer {
       nextChange: nextDisplayChange(at: now, wall: wall),
       preview: FramePreview(source: previewSource, cues: cueSource, now: now, wall: wall),
       overlay: overlay)
+    frame.movements = movements
+    return frame
+  }
+
+  /// The movements of the loaded workout, read again only when the workout changed (a frame is
+  /// made on every turn; a load, a press or a restore moves the revision).
+  private var movements: [String] {
+    if movementsRead.revision != host.revision {
+      let plan = host.engine.plan
+      movementsRead = (host.revision, plan.movementLines.map { plan.whiteboard[$0].text })
+    }
+    return movementsRead.lines
   }
 
   /// The frame of the displays as they are at `now`, without cues and without a look ahead:
