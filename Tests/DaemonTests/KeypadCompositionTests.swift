@@ -6,8 +6,10 @@
 import ButtonKit
 import Configuration
 import DisplayKit
+import HardwareKit
 import JSONKit
 import Testing
+import WodclockTestSupport
 import WorkoutCore
 
 @testable import WodclockDaemon
@@ -78,6 +80,25 @@ private let enter = key(.confirm, else: .control("start", .press))
     clock.input(key(.digit(7)), enter)
     #expect(record.frames.last?.overlay?.caption == "no preset 7")
     #expect(try clock.status()["preset"]?.stringValue == "amrap")
+  }
+
+  /// The gym's own named workouts (the `workouts:` file) are numbered after the presets.
+  @Test func theGymsOwnWorkoutsAreNumberedAfterThePresets() throws {
+    let scratch = try ScratchDirectory(prefix: "wodclock-keypad-")
+    defer { scratch.remove() }
+    let workouts = scratch.file("workouts.yaml")
+    try FileSystem.writeFileAtomically(
+      workouts, text: "filthy fifty: [\"for time cap 30\", 50 box jumps 24/20 in]\n")
+    let record = OutputRecord()
+    let clock = try InProcessDaemon(
+      config: config + "\nworkouts: \(workouts)\n", kinds: [.recordingOutput(record)])
+    clock.start()
+    clock.input(key(.digit(3)), enter)
+    let status = try clock.status()
+    #expect(status["preset"]?.stringValue == "filthy fifty", "\(status)")
+    #expect(status["whiteboard"] == ["50 box jumps 24/20 in"])
+    clock.input(key(.digit(4)), enter)
+    #expect(record.frames.last?.overlay?.caption == "no preset 4")
   }
 
   @Test func keysThatStartNothingDoTheirWorkoutActionWhileNothingIsComposed() throws {

@@ -14,15 +14,21 @@ extension Daemon {
   /// A composer key from an input.
   func compose(_ key: ComposerKey, otherwise: InputEvent?, at now: Int64) {
     let outcome = wallLoading.press(
-      key, hasOtherMeaning: otherwise != nil, presets: configuration.presets.map(\.name), at: now)
+      key, hasOtherMeaning: otherwise != nil, presets: keypadList, at: now)
     switch outcome {
     case .otherMeaning:
       if let otherwise { handle([otherwise], at: now) }
       return
     case .show(let words):
       frames.show(words, at: now)
-    case .loadPreset(let name):
+    case .loadPreset(let name) where configuration.preset(named: name) != nil:
       loadAtTheWall(.preset(name), composed: true, at: now)
+    case .loadPreset(let name):
+      // One of the gym's own workouts, numbered after the presets: read by name.
+      switch writtenWorkout(name) {
+      case .success(let plan): loadAtTheWall(.workout(plan), composed: true, at: now)
+      case .failure: frames.show("cannot run that", at: now)
+      }
     case .loadWorkout(let composed):
       // Read by the notation, so a workout keyed at the wall is the one the same words give
       // everywhere else (its name, its count-in, `again`).
@@ -38,6 +44,14 @@ extension Daemon {
     }
     showWallLoading()
     publish(cues: [], at: now, force: true)
+  }
+
+  /// What a lone number and the confirm key load, by its number: the presets in the config's
+  /// order, then the gym's own named workouts (the `workouts:` file), so a keypad reaches them
+  /// as well.
+  var keypadList: [String] {
+    configuration.presets.map(\.name)
+      + configuration.workouts.workouts.filter { $0.kind == .gym }.map(\.name)
   }
 
   /// A load asked for at the wall (a key, a button, a composition). Over a running or paused
