@@ -77,13 +77,15 @@ private let enter = key(.confirm, else: .control("start", .press))
     clock.start()
     clock.input(key(.digit(2)), enter)
     #expect(try clock.status()["preset"]?.stringValue == "amrap")
-    clock.input(key(.digit(7)), enter)
-    #expect(record.frames.last?.overlay?.caption == "no preset 7")
+    // Past the presets and the workouts known by name, nothing.
+    clock.input(key(.digit(9)), key(.digit(9)), enter)
+    #expect(record.frames.last?.overlay?.caption == "no preset 99")
     #expect(try clock.status()["preset"]?.stringValue == "amrap")
   }
 
-  /// The gym's own named workouts (the `workouts:` file) are numbered after the presets.
-  @Test func theGymsOwnWorkoutsAreNumberedAfterThePresets() throws {
+  /// The workouts known by name, the gym's own (the `workouts:` file) first, are numbered after
+  /// the presets.
+  @Test func theNamedWorkoutsAreNumberedAfterThePresets() throws {
     let scratch = try ScratchDirectory(prefix: "wodclock-keypad-")
     defer { scratch.remove() }
     let workouts = scratch.file("workouts.yaml")
@@ -97,8 +99,13 @@ private let enter = key(.confirm, else: .control("start", .press))
     let status = try clock.status()
     #expect(status["preset"]?.stringValue == "filthy fifty", "\(status)")
     #expect(status["whiteboard"] == ["50 box jumps 24/20 in"])
+    // Then the benchmark workouts, as the presets reply lists them.
+    let library = try clock.request(#"{"cmd": "presets"}"#)["library"]?.arrayValue ?? []
+    let fourth = try #require(library.dropFirst().first?["name"]?.stringValue)
     clock.input(key(.digit(4)), enter)
-    #expect(record.frames.last?.overlay?.caption == "no preset 4")
+    #expect(try clock.status()["preset"]?.stringValue == fourth)
+    clock.input(key(.digit(9)), key(.digit(9)), enter)
+    #expect(record.frames.last?.overlay?.caption == "no preset 99")
   }
 
   @Test func keysThatStartNothingDoTheirWorkoutActionWhileNothingIsComposed() throws {

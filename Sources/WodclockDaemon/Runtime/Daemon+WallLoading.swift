@@ -47,11 +47,11 @@ extension Daemon {
   }
 
   /// What a lone number and the confirm key load, by its number: the presets in the config's
-  /// order, then the gym's own named workouts (the `workouts:` file), so a keypad reaches them
-  /// as well.
+  /// order, then the workouts known by name (the gym's own from the `workouts:` file, then the
+  /// benchmark workouts, in the order `wodclockctl presets` lists them as `library`), so a
+  /// keypad reaches them as well.
   var keypadList: [String] {
-    configuration.presets.map(\.name)
-      + configuration.workouts.workouts.filter { $0.kind == .gym }.map(\.name)
+    configuration.presets.map(\.name) + configuration.workouts.workouts.map(\.name)
   }
 
   /// A load asked for at the wall (a key, a button, a composition). Over a running or paused
