@@ -13,7 +13,6 @@ import base64
 import os
 import struct
 import sys
-import time
 import unittest
 import zlib
 
@@ -137,8 +136,15 @@ class TV(unittest.TestCase):
             "(function () { var m = document.querySelector('#media img, #media video');"
             " return !!m && (m.tagName === 'IMG' ? m.complete && m.naturalWidth > 0"
             " : m.readyState >= 1); })()"), what="the media to load")
-        time.sleep(0.2)
-        return self.browser.evaluate(MEASURE)
+        # Laid out: two measurements a moment apart agree (the page fits the lines to the
+        # media's box on a later frame).
+        previous = [None]
+
+        def settled():
+            now = self.browser.evaluate(MEASURE)
+            same, previous[0] = now == previous[0], now
+            return now if same else None
+        return wait_until(settled, interval=0.05, what="the layout to settle")
 
     def assert_laid_out(self, width, height, tall_lines):
         self.show(width, height)
@@ -205,9 +211,17 @@ class TV(unittest.TestCase):
         wait_until(lambda: self.browser.evaluate(
             f"(function (v) {{ return !v.paused && v.readyState >= 2 && v.currentTime > 0; }})"
             f"({video})"), what="the video playing")
-        # Past its 1 s end it plays on: it loops.
-        time.sleep(1.5)
-        self.assertFalse(self.browser.evaluate(f"{video}.paused || {video}.ended"))
+        # Past its 1 s end it plays on: it loops (its time comes round to the start while it
+        # keeps playing), and never ends.
+        seen = [self.browser.evaluate(f"{video}.currentTime")]
+
+        def looped():
+            playing, time_now = self.browser.evaluate(
+                f"(function (v) {{ return [!v.paused && !v.ended, v.currentTime]; }})({video})")
+            self.assertTrue(playing, "the video stopped")
+            wrapped, seen[0] = time_now < seen[0], time_now
+            return wrapped
+        wait_until(looped, interval=0.05, what="the video to come round to its start")
         wait_until(lambda: self.daemon.status()["media"] == "dot.png", timeout=25,
                    what="the first line's step, which has a picture")
         wait_until(lambda: self.browser.evaluate(
