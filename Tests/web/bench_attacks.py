@@ -30,8 +30,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from wodclock_web import (  # noqa: E402
-    PIN, Daemon, EventStream, SlowHeaders, connect, raw_connection, request, wait_until,
-    web_stats)
+    PIN, Daemon, EventStream, SlowHeaders, connect, open_streams, raw_connection, request,
+    wait_until, web_stats)
 
 FRESH = "127.0.0.200"
 
@@ -106,17 +106,7 @@ def full():
 
 def streams():
     with Daemon() as daemon:
-        opened = []
-        for index in range(250):
-            sock = connect(daemon, f"127.0.1.{1 + index % 16}")
-            if sock is None:
-                continue
-            try:
-                sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            except OSError:
-                sock.close()
-                continue
-            opened.append(sock)
+        opened = open_streams(daemon)
         try:
             wait_until(lambda: web_stats(daemon)["streams"] == 48, what="48 open streams")
             figure("streams.status_max", slowest_status(daemon))

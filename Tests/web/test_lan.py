@@ -19,8 +19,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from wodclock_web import (  # noqa: E402
-    Daemon, EventStream, SlowHeaders, command, connect, raw_connection, request, sign_in,
-    wait_until, web_stats)
+    Daemon, EventStream, SlowHeaders, command, connect, open_streams, raw_connection, request,
+    sign_in, wait_until, web_stats)
 
 FRESH = "127.0.0.200"
 
@@ -90,17 +90,7 @@ class SlowClients(unittest.TestCase):
 class StreamFlood(unittest.TestCase):
     def test_250_streams_from_16_addresses_leave_a_stream_and_a_page_for_a_new_tv(self):
         with Daemon() as daemon:
-            opened = []
-            for index in range(250):
-                sock = connect(daemon, f"127.0.1.{1 + index % 16}")
-                if sock is None:
-                    continue
-                try:
-                    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                except OSError:
-                    sock.close()
-                    continue
-                opened.append(sock)
+            opened = open_streams(daemon)
             try:
                 # Each address holds at most 3 streams (the default), 48 in all, below 64.
                 wait_until(lambda: web_stats(daemon)["streams"] == 48, what="48 open streams")

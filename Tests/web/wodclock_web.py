@@ -204,6 +204,23 @@ def web_stats(daemon):
     return json.loads(daemon.ctl("--json", "stats")[1])["web"]
 
 
+def open_streams(daemon, count=250, addresses=16):
+    """`count` event streams from `addresses` loopback addresses (127.0.1.x), as many TVs and
+    scripts would open them; those the server refused at once are left out."""
+    opened = []
+    for index in range(count):
+        sock = connect(daemon, f"127.0.1.{1 + index % addresses}")
+        if sock is None:
+            continue
+        try:
+            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        except OSError:
+            sock.close()
+            continue
+        opened.append(sock)
+    return opened
+
+
 SLOW_HEADER = b"GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 
 
