@@ -78,7 +78,8 @@ let package = Package(
     // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
     .pureTarget(name: "SounderKit", dependencies: ["WorkoutCore"]),
     // Pure logic of speakers: generated sounds, WAV decoding, the spoken lines per language,
-    // cues to sounds, the sound schedule and the mixer that fills the PCM buffer.
+    // cues to sounds, the sound schedule, the mixer that fills the PCM buffer, and the player
+    // that decides what plays when (SpeakerPlayer).
     .pureTarget(name: "SoundKit", dependencies: ["WorkoutCore", "SounderKit", "DisplayKit"]),
     // How long to wait before trying again (a first wait doubled up to a ceiling): one policy
     // for every part that retries a device, a broker or a plugin. Pure.
