@@ -52,7 +52,10 @@ enum WebBenchmark {
       - type: log
     web:
       listen: "127.0.0.1:0"
-      pin: "4821"
+      pin: "482193"
+      # The five displays connect from one address here; on a gym's LAN each TV has its own,
+      # and an address holds 3 streams by default.
+      streams_per_address: \(displayClients)
     """
   }
 
