@@ -204,6 +204,10 @@ final class ALSAPCM {
     guard frames >= 0 else {
       throw failure("avail", Int32(truncatingIfNeeded: frames))
     }
+    // On a `hw:` device snd_pcm_avail_update reads the pointer the kernel maps and makes no
+    // call, so a card unplugged with its buffer full says "0 free" for ever and nothing else
+    // is asked of it: the state, in the same mapped page, says it is gone.
+    if state == .disconnected { throw failure("avail", -ENODEV) }
     return frames
   }
 
