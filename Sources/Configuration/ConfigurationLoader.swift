@@ -37,7 +37,7 @@ public enum ConfigurationLoader {
   /// The top-level sections, in the order `--print-config` writes them.
   public static let sections = [
     "clock", "defaults", "daemon", "language", "words", "tokens", "controls", "workouts",
-    "presets", "schedule", "web", "media", "mqtt", "inputs", "outputs",
+    "presets", "schedule", "heats", "web", "media", "mqtt", "inputs", "outputs",
   ]
 
   /// Parses and validates `text`, naming `file` in every diagnostic. Every problem of the file is
@@ -203,6 +203,7 @@ struct Loader {
     let presets = readPresets(
       mapping.entry(forKey: "presets"), root: mapping, defaults: defaults, clock: clock.face)
     let schedule = readSchedule(mapping["schedule"])
+    let heats = readHeats(mapping["heats"])
     let web = readWeb(mapping["web"])
     let media = readMedia(mapping["media"])
     checkMediaReferences(in: media, setting: mapping["media"])
@@ -220,6 +221,7 @@ struct Loader {
       inputs: inputs, outputs: outputs, schedule: schedule, web: web,
       mqtt: mqtt, mediaDirectory: media)
     configuration.workouts = library
+    configuration.heats = heats
     configuration.workoutsFile = workoutsFile
     return configuration
   }

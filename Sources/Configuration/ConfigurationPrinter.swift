@@ -34,6 +34,7 @@ public enum ConfigurationPrinter {
     }
     writer.presets(configuration)
     writer.schedule(configuration.schedule)
+    writer.heats(configuration.heats)
     writer.web(configuration.web)
     writer.media(configuration.mediaDirectory)
     writer.mqtt(configuration.mqtt)
@@ -263,6 +264,21 @@ struct ConfigWriter {
       ]
       line(2, "- {" + members.joined(separator: ", ") + "}")
     }
+  }
+
+  // MARK: Heats
+
+  /// Written only when it differs from the defaults: a configuration without it prints as it
+  /// always did.
+  mutating func heats(_ heats: HeatsSettings) {
+    guard heats != HeatsSettings() else { return }
+    section("heats", comment: "Heats and lanes: numbered lanes, the call-up, how finishes show.")
+    key(0, "heats", "")
+    key(1, "lanes", String(heats.lanes))
+    key(1, "transition", Self.duration(heats.transition))
+    key(1, "time_format", heats.timeFormat.rawValue)
+    key(1, "speak_finishes", heats.speakFinishes ? "true" : "false")
+    key(1, "cap_rep_seconds", heats.capRepSeconds ? "true" : "false")
   }
 
   // MARK: Media

@@ -35,6 +35,8 @@ public struct WodclockConfiguration: Sendable, Equatable {
   public var outputs: [PluginInstance]
   /// The class schedule (`schedule:`); no classes when the file has none.
   public var schedule: ClassSchedule = ClassSchedule()
+  /// How heats and lanes are run (`heats:`).
+  public var heats = HeatsSettings()
   /// The web interface (`web:`); nil, and no listener, when the file has no such section.
   public var web: WebSettings? = nil
   /// The link to other clocks and Home Assistant through an MQTT broker (`mqtt:`); nil, and no

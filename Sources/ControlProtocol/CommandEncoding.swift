@@ -23,6 +23,10 @@ extension Command {
     case .mute: "mute"
     case .snapshot: "snapshot"
     case .schedule: "schedule"
+    case .heats: "heats"
+    case .lane: "lane"
+    case .score: "score"
+    case .results: "results"
     }
   }
 
@@ -38,8 +42,11 @@ extension Command {
         + (request.previewSize.map {
           [("width", .integer(Int64($0.width))), ("height", .integer(Int64($0.height)))]
         } ?? [])
+    case .heats(let request): request.members
+    case .lane(let request): request.members
+    case .score(let athlete, let score): [("athlete", .string(athlete)), ("score", .string(score))]
     case .action, .again, .recent, .status, .presets, .reload, .subscribe, .version, .stats,
-      .schedule:
+      .schedule, .results:
       []
     }
   }

@@ -64,12 +64,20 @@ public enum Command: Equatable, Sendable {
   case snapshot(SnapshotRequest)
   /// Today's classes, the next one, and whether the wall clock is synchronized.
   case schedule
+  /// The heat sheet and the event: show, load, clear, call up the next heat, the leaderboard.
+  case heats(HeatsRequest)
+  /// A judge's input on a lane: finish, undo, tiebreak, reps at the cap, an AMRAP score.
+  case lane(LaneRequest)
+  /// A class's score, typed by the coach or an athlete.
+  case score(athlete: String, score: String)
+  /// The ranked results, as rows and as CSV.
+  case results
 
   /// Every command name, for error messages and the client's help.
   public static let names =
     WorkoutAction.allCases.map(\.rawValue) + [
       "load", "again", "recent", "status", "presets", "history", "reload", "subscribe",
-      "version", "stats", "mute", "snapshot", "schedule",
+      "version", "stats", "mute", "snapshot", "schedule", "heats", "lane", "score", "results",
     ]
 }
 
@@ -136,8 +144,9 @@ public struct CommandFailure: Error, Equatable, Sendable {
 public enum CommandProtocol {
   public static let version: Int64 = 1
   /// Longest request line accepted; a longer one is answered with `line_too_long` and the
-  /// connection is closed (its end cannot be found reliably).
-  public static let maximumLineBytes = 8192
+  /// connection is closed (its end cannot be found reliably). 64 KiB: a heat sheet exported by
+  /// competition software, with its extra columns, travels in one `heats load`.
+  public static let maximumLineBytes = 64 << 10
   public static let defaultHistoryLimit = 20
   /// The sides a `snapshot` preview may have, in LEDs: those a matrix output may have.
   public static let snapshotSides = 1...1024
@@ -233,6 +242,10 @@ public enum CommandProtocol {
       return .success(CommandRequest(id: id, command: .mute(on: on)))
     case "snapshot":
       return parseSnapshot(object, id: id)
+    case "heats": return parseHeats(object, id: id)
+    case "lane": return parseLane(object, id: id)
+    case "score": return parseScore(object, id: id)
+    case "results": return .success(CommandRequest(id: id, command: .results))
     default:
       return reject(
         "unknown_command",
@@ -274,7 +287,7 @@ public enum CommandProtocol {
     return .success(CommandRequest(id: id, command: .snapshot(request)))
   }
 
-  private static func reject(_ code: String, _ message: String, _ id: JSONValue?)
+  static func reject(_ code: String, _ message: String, _ id: JSONValue?)
     -> Result<CommandRequest, CommandRejection>
   {
     .failure(CommandRejection(failure: CommandFailure(code, message), id: id))

@@ -99,132 +99,138 @@ public enum ClientMain {
     var showsCommandUsage = false
   }
 
-  static let subcommands: [Subcommand] = [
-    Subcommand(
-      name: "status", summary: "what the clock shows and where the workout is", sends: .status),
-    Subcommand(
-      name: "start", summary: "start the loaded workout (count-in first)",
-      sends: .action(.start)),
-    Subcommand(name: "pause", summary: "pause the running workout", sends: .action(.pause)),
-    Subcommand(name: "resume", summary: "resume a paused workout", sends: .action(.resume)),
-    Subcommand(
-      name: "toggle", summary: "start, pause or resume, like the big button",
-      sends: .action(.toggle)),
-    Subcommand(name: "reset", summary: "stop and go back to the start", sends: .action(.reset)),
-    Subcommand(
-      name: "finish", summary: "end the workout now (For Time: stop the clock)",
-      sends: .action(.finish)),
-    Subcommand(
-      name: "next", summary: "skip to the next interval or step", sends: .action(.next)),
-    Subcommand(
-      name: "previous", summary: "go back to the previous interval or step",
-      sends: .action(.previous)),
-    Subcommand(name: "lap", summary: "tally a round", sends: .action(.lap)),
-    Subcommand(
-      name: "mute", arguments: "[on|off]",
-      summary: "silence the buzzer (or let it sound); no argument toggles",
-      action: .send { words, _ in
-        switch words {
-        case []: .success(Exchange(.mute(on: nil)))
-        case ["on"]: .success(Exchange(.mute(on: true)))
-        case ["off"]: .success(Exchange(.mute(on: false)))
-        default: .failure(ArgumentProblem(message: "'mute' takes 'on', 'off' or nothing (toggle)"))
-        }
-      }),
-    Subcommand(
-      name: "load", arguments: "PRESET", summary: "load a preset by name",
-      synopsis: "PRESET [--start] [--replace]", details: LoadOptions.details,
-      action: .send { words, _ in
-        let options = LoadOptions(words)
-        guard !options.words.isEmpty else {
-          return .failure(ArgumentProblem(message: "'load' needs a preset name"))
-        }
-        return .success(
-          Exchange(
-            .load(.preset(options.words.joined(separator: " "))), replace: options.replace,
-            start: options.start))
-      }),
-    Subcommand(
-      name: "run", arguments: "TEXT...", summary: "load a workout as written: run amrap 14",
-      synopsis: "TEXT... [--start] [--replace]",
-      details: "The words are read as on a whiteboard ('amrap 14', 'emom 10 x 1:00',\n"
-        + "'21-15-9 for time cap 10'); `wodclockctl explain TEXT` shows how.\n"
-        + LoadOptions.details,
-      action: .send { words, _ in
-        let options = LoadOptions(words)
-        let text = options.words.joined(separator: " ")
-        guard !text.allSatisfy(\.isWhitespace) else {
-          return .failure(
-            ArgumentProblem(
-              message: "'run' needs a workout, e.g. 'amrap 14'", showsCommandUsage: true))
-        }
-        return .success(
-          Exchange(.load(.workout(text)), replace: options.replace, start: options.start))
-      }),
-    Subcommand(
-      name: "again", arguments: "[--start]", summary: "load the last workout of the history again",
-      synopsis: "[--start] [--replace]", details: LoadOptions.details,
-      action: .send { words, _ in
-        let options = LoadOptions(words)
-        guard options.words.isEmpty else {
-          return .failure(
-            ArgumentProblem(
-              message: "'again' takes only --start and --replace", showsCommandUsage: true))
-        }
-        return .success(Exchange(.again, replace: options.replace, start: options.start))
-      }),
-    Subcommand(
-      name: "recent", summary: "the last ten different workouts, newest first", sends: .recent),
-    Subcommand(name: "presets", summary: "list the presets", sends: .presets),
-    Subcommand(
-      name: "schedule",
-      summary: "today's classes, the next one, and whether the clock is synchronized",
-      sends: .schedule),
-    Subcommand(
-      name: "history", arguments: "[--limit N]", summary: "finished and abandoned workouts",
-      action: .send { words, _ in
-        guard let position = words.firstIndex(of: "--limit") else {
-          guard words.isEmpty else {
-            return .failure(ArgumentProblem(message: "'history' takes only '--limit N'"))
+  static let subcommands: [Subcommand] =
+    [
+      Subcommand(
+        name: "status", summary: "what the clock shows and where the workout is", sends: .status),
+      Subcommand(
+        name: "start", summary: "start the loaded workout (count-in first)",
+        sends: .action(.start)),
+      Subcommand(name: "pause", summary: "pause the running workout", sends: .action(.pause)),
+      Subcommand(name: "resume", summary: "resume a paused workout", sends: .action(.resume)),
+      Subcommand(
+        name: "toggle", summary: "start, pause or resume, like the big button",
+        sends: .action(.toggle)),
+      Subcommand(name: "reset", summary: "stop and go back to the start", sends: .action(.reset)),
+      Subcommand(
+        name: "finish", summary: "end the workout now (For Time: stop the clock)",
+        sends: .action(.finish)),
+      Subcommand(
+        name: "next", summary: "skip to the next interval or step", sends: .action(.next)),
+      Subcommand(
+        name: "previous", summary: "go back to the previous interval or step",
+        sends: .action(.previous)),
+      Subcommand(name: "lap", summary: "tally a round", sends: .action(.lap)),
+      Subcommand(
+        name: "mute", arguments: "[on|off]",
+        summary: "silence the buzzer (or let it sound); no argument toggles",
+        action: .send { words, _ in
+          switch words {
+          case []: .success(Exchange(.mute(on: nil)))
+          case ["on"]: .success(Exchange(.mute(on: true)))
+          case ["off"]: .success(Exchange(.mute(on: false)))
+          default:
+            .failure(ArgumentProblem(message: "'mute' takes 'on', 'off' or nothing (toggle)"))
           }
-          return .success(Exchange(.history(limit: CommandProtocol.defaultHistoryLimit)))
-        }
-        guard position + 1 < words.count, let limit = Int(words[position + 1]), limit > 0 else {
-          return .failure(ArgumentProblem(message: "'--limit' needs a positive number"))
-        }
-        return .success(Exchange(.history(limit: limit)))
-      }),
-    Subcommand(name: "reload", summary: "re-read the configuration file", sends: .reload),
-    Subcommand(name: "watch", summary: "follow the clock live (Ctrl-C to stop)", sends: .subscribe),
-    Subcommand(name: "version", summary: "the daemon's version and protocol", sends: .version),
-    Subcommand(
-      name: "stats", summary: "wake-up lateness, CPU time and memory of the daemon", sends: .stats),
-    Subcommand(
-      name: "snapshot", arguments: "--png FILE",
-      summary: "save what the LED matrix shows as a PNG (or a preview)",
-      synopsis: SnapshotCommand.synopsis, details: SnapshotCommand.details,
-      action: .send { words, json in
-        SnapshotCommand.parse(words, json: json).map { options in
-          Exchange(.snapshot(SnapshotRequest(output: options.output, previewSize: options.size))) {
-            reply, json in SnapshotCommand.save(reply, options, quiet: json)
+        }),
+      Subcommand(
+        name: "load", arguments: "PRESET", summary: "load a preset by name",
+        synopsis: "PRESET [--start] [--replace]", details: LoadOptions.details,
+        action: .send { words, _ in
+          let options = LoadOptions(words)
+          guard !options.words.isEmpty else {
+            return .failure(ArgumentProblem(message: "'load' needs a preset name"))
           }
-        }
-      }),
-    Subcommand(
-      name: "explain", arguments: "TEXT...",
-      summary: "what a written workout means: parts, lengths, total (local, no daemon)",
-      synopsis: ExplainCommand.synopsis, details: ExplainCommand.details,
-      action: .local { words, json in
-        guard !words.joined().allSatisfy(\.isWhitespace) else {
-          return commandUsageError("'explain' needs a workout, e.g. 'amrap 14'", "explain")
-        }
-        return ExplainCommand.run(words, json: json)
-      }),
-    Subcommand(
-      name: "devices",
-      summary: "input devices for usb-remote: name, USB id, node (local, no daemon)",
-      action: .local { _, _ in listInputDevices() }),
-  ]
+          return .success(
+            Exchange(
+              .load(.preset(options.words.joined(separator: " "))), replace: options.replace,
+              start: options.start))
+        }),
+      Subcommand(
+        name: "run", arguments: "TEXT...", summary: "load a workout as written: run amrap 14",
+        synopsis: "TEXT... [--start] [--replace]",
+        details: "The words are read as on a whiteboard ('amrap 14', 'emom 10 x 1:00',\n"
+          + "'21-15-9 for time cap 10'); `wodclockctl explain TEXT` shows how.\n"
+          + LoadOptions.details,
+        action: .send { words, _ in
+          let options = LoadOptions(words)
+          let text = options.words.joined(separator: " ")
+          guard !text.allSatisfy(\.isWhitespace) else {
+            return .failure(
+              ArgumentProblem(
+                message: "'run' needs a workout, e.g. 'amrap 14'", showsCommandUsage: true))
+          }
+          return .success(
+            Exchange(.load(.workout(text)), replace: options.replace, start: options.start))
+        }),
+      Subcommand(
+        name: "again", arguments: "[--start]",
+        summary: "load the last workout of the history again",
+        synopsis: "[--start] [--replace]", details: LoadOptions.details,
+        action: .send { words, _ in
+          let options = LoadOptions(words)
+          guard options.words.isEmpty else {
+            return .failure(
+              ArgumentProblem(
+                message: "'again' takes only --start and --replace", showsCommandUsage: true))
+          }
+          return .success(Exchange(.again, replace: options.replace, start: options.start))
+        }),
+      Subcommand(
+        name: "recent", summary: "the last ten different workouts, newest first", sends: .recent),
+      Subcommand(name: "presets", summary: "list the presets", sends: .presets),
+      Subcommand(
+        name: "schedule",
+        summary: "today's classes, the next one, and whether the clock is synchronized",
+        sends: .schedule),
+      Subcommand(
+        name: "history", arguments: "[--limit N]", summary: "finished and abandoned workouts",
+        action: .send { words, _ in
+          guard let position = words.firstIndex(of: "--limit") else {
+            guard words.isEmpty else {
+              return .failure(ArgumentProblem(message: "'history' takes only '--limit N'"))
+            }
+            return .success(Exchange(.history(limit: CommandProtocol.defaultHistoryLimit)))
+          }
+          guard position + 1 < words.count, let limit = Int(words[position + 1]), limit > 0 else {
+            return .failure(ArgumentProblem(message: "'--limit' needs a positive number"))
+          }
+          return .success(Exchange(.history(limit: limit)))
+        }),
+      Subcommand(name: "reload", summary: "re-read the configuration file", sends: .reload),
+      Subcommand(
+        name: "watch", summary: "follow the clock live (Ctrl-C to stop)", sends: .subscribe),
+      Subcommand(name: "version", summary: "the daemon's version and protocol", sends: .version),
+      Subcommand(
+        name: "stats", summary: "wake-up lateness, CPU time and memory of the daemon", sends: .stats
+      ),
+      Subcommand(
+        name: "snapshot", arguments: "--png FILE",
+        summary: "save what the LED matrix shows as a PNG (or a preview)",
+        synopsis: SnapshotCommand.synopsis, details: SnapshotCommand.details,
+        action: .send { words, json in
+          SnapshotCommand.parse(words, json: json).map { options in
+            Exchange(.snapshot(SnapshotRequest(output: options.output, previewSize: options.size)))
+            {
+              reply, json in SnapshotCommand.save(reply, options, quiet: json)
+            }
+          }
+        }),
+      Subcommand(
+        name: "explain", arguments: "TEXT...",
+        summary: "what a written workout means: parts, lengths, total (local, no daemon)",
+        synopsis: ExplainCommand.synopsis, details: ExplainCommand.details,
+        action: .local { words, json in
+          guard !words.joined().allSatisfy(\.isWhitespace) else {
+            return commandUsageError("'explain' needs a workout, e.g. 'amrap 14'", "explain")
+          }
+          return ExplainCommand.run(words, json: json)
+        }),
+      Subcommand(
+        name: "devices",
+        summary: "input devices for usb-remote: name, USB id, node (local, no daemon)",
+        action: .local { _, _ in listInputDevices() }),
+    ] + competitionSubcommands
 
   static var usage: String {
     var text = """

@@ -79,6 +79,10 @@ enum HumanOutput {
       return sound + (reply["status"].map { "\n" + status($0) } ?? "\n")
     case "watch":
       return reply["status"].map { status($0) } ?? ""
+    case "heats":
+      return heats(reply)
+    case "results":
+      return reply["table"]?.stringValue ?? ""
     default:
       return reply["status"].map { status($0) } ?? "ok\n"
     }
@@ -127,6 +131,7 @@ enum HumanOutput {
     if let reason = status["finish_reason"]?.stringValue { parts.append("(\(reason))") }
     if status["muted"]?.boolValue == true { parts.append("muted") }
     var text = parts.joined(separator: "  ") + "\n"
+    if let heat = status["heat"], !heat.isNull { text += heatLine(heat) }
     // The link's sign on a line of its own: "link: not leading: lane-1 leads (room hall)".
     if let link = status["link"], let sign = link["sign"]?.stringValue {
       text += "link: \(sign)" + (link["room"]?.stringValue.map { " (room \($0))" } ?? "") + "\n"

@@ -40,6 +40,11 @@ public struct OutputFrame {
   /// The movements of the loaded workout's whiteboard, in order (what a speaker voices ahead,
   /// to announce each before it comes); empty without a whiteboard.
   public var movements: [String] = []
+  /// The heat's lanes (or the numbered lanes in use), nil when no heat or lane is under way.
+  public var lanes: LaneBoard?
+  /// What the clock has said lately (a lane's finish, a call-up), oldest first, each once by
+  /// its serial: an output that speaks says those newer than the last it said.
+  public var announcements: [Announcement] = []
 
   /// Creates a frame (the daemon makes them; benchmarks and tests drive plugins with their own).
   public init(

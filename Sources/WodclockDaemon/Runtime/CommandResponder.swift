@@ -112,6 +112,11 @@ final class CommandResponder {
       return (snapshot(wanted, id: id, at: now), false)
     case .schedule:
       return (CommandProtocol.success(id: id, schedule(now)), false)
+    case .heats, .lane, .score, .results:
+      return (
+        CommandProtocol.failure(
+          id: id, CommandFailure("unavailable", "heats are not part of this daemon yet")), false
+      )
     case .version:
       return (
         CommandProtocol.success(
