@@ -10,6 +10,9 @@ static const unsigned char display_html[] = {
 static const unsigned char remote_html[] = {
 #embed "files/remote.html"
 };
+static const unsigned char judge_html[] = {
+#embed "files/judge.html"
+};
 static const unsigned char style_css[] = {
 #embed "files/style.css"
 };
@@ -21,6 +24,9 @@ static const unsigned char display_js[] = {
 };
 static const unsigned char remote_js[] = {
 #embed "files/remote.js"
+};
+static const unsigned char judge_js[] = {
+#embed "files/judge.js"
 };
 static const unsigned char exercises_json[] = {
 #embed "files/exercises.json"
@@ -39,10 +45,12 @@ static const unsigned char exercises_license[] = {
 static const WebAsset table[] = {
     FILE_ENTRY("/", display_html, HTML),
     FILE_ENTRY("/remote", remote_html, HTML),
+    FILE_ENTRY("/judge", judge_html, HTML),
     FILE_ENTRY("/assets/style.css", style_css, CSS),
     FILE_ENTRY("/assets/common.js", common_js, JAVASCRIPT),
     FILE_ENTRY("/assets/display.js", display_js, JAVASCRIPT),
     FILE_ENTRY("/assets/remote.js", remote_js, JAVASCRIPT),
+    FILE_ENTRY("/assets/judge.js", judge_js, JAVASCRIPT),
     FILE_ENTRY("/assets/exercises.json", exercises_json, JSON),
     FILE_ENTRY("/assets/exercises-LICENSE.txt", exercises_license, TEXT),
 };

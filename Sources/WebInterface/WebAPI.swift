@@ -44,6 +44,35 @@ public enum WebAPI {
     return reply["error"]?["code"]?.stringValue == "busy" ? 409 : 400
   }
 
+  /// The request `GET /api/results.csv` sends through the command vocabulary.
+  public static let resultsRequest: [UInt8] = Array(#"{"cmd":"results"}"#.utf8)
+
+  /// The content type of `/api/results.csv` (RFC 7111 registers `text/csv`; the text is UTF-8).
+  public static let csvType = "text/csv; charset=utf-8"
+
+  /// `GET /api/results.csv` made from the `results` command's reply: its `csv` member as a file
+  /// a browser saves as `results.csv` (never stored: the results change with every finish). A
+  /// reply that is an error is passed on as the JSON answer of the API, with the status
+  /// ``status(ofCommandReply:)`` gives; an `ok` reply without a `csv` text is 502
+  /// `bad_results`, a fault of the clock rather than of the request.
+  public static func resultsCSV(fromReply reply: JSONValue) -> WebReply {
+    guard reply["ok"]?.boolValue == true else {
+      return .json(reply, status: status(ofCommandReply: reply))
+    }
+    guard let csv = reply["csv"]?.stringValue else {
+      return .error(
+        WebError(
+          status: 502, code: "bad_results",
+          message: "the clock's results reply carries no CSV text",
+          hint: "'wodclockctl --json results' shows the reply; the journal may say more"),
+        path: "/api/results.csv")
+    }
+    return WebReply(
+      status: 200, contentType: csvType, caching: .noStore,
+      extraHeaders: [WebHeader("Content-Disposition", #"attachment; filename="results.csv""#)],
+      body: Array(csv.utf8))
+  }
+
   /// `GET /api/explain?text=…`: what the clock understands `text` to be, with the count-in a
   /// load from the socket gets (the configuration's `defaults.count_in`). 200
   /// `{"ok":true,"explanation":…}` (the object `wodclockctl explain --json` prints); a text

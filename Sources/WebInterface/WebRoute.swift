@@ -9,6 +9,9 @@ public enum WebRoute: Sendable, Hashable {
   /// `GET /remote` (or `/remote/`): the remote page (404 with a page saying how to turn it on
   /// when the configuration has no PIN).
   case remote
+  /// `GET /judge` (or `/judge/`): a judge's page, one lane per phone; behind the PIN as the
+  /// remote is (404 with the remote's page when the configuration has no PIN).
+  case judge
   /// `GET /assets/<name>`: an embedded file (css, js, the exercise catalogue, its licence).
   case asset(name: String)
   /// `GET /api/time`: the ping a page estimates its offset from the server's clock with.
@@ -31,6 +34,8 @@ public enum WebRoute: Sendable, Hashable {
   case history(limit: Int)
   /// `GET /api/recent`.
   case recent
+  /// `GET /api/results.csv`: the `results` command's CSV, as a file to download.
+  case resultsCSV
   /// `GET /api/schedule`.
   case schedule
   /// `GET /api/explain?text=…`: what the clock understands the text to be.
@@ -46,13 +51,19 @@ public enum WebRoute: Sendable, Hashable {
   /// not.
   public var needsSession: Bool {
     switch self {
-    case .logout, .command, .presets, .history, .recent, .schedule, .explain, .mediaList: true
-    case .display, .remote, .asset, .time, .status, .events, .session, .login, .media: false
+    case .logout, .command, .presets, .history, .recent, .resultsCSV, .schedule, .explain,
+      .mediaList:
+      true
+    case .display, .remote, .judge, .asset, .time, .status, .events, .session, .login, .media:
+      false
     }
   }
 
-  /// Whether the route belongs to the remote, which is off when the configuration has no PIN.
-  public var belongsToRemote: Bool { needsSession || self == .remote || self == .login }
+  /// Whether the route belongs to the remote, which is off when the configuration has no PIN
+  /// (the judge's page is the remote of one lane).
+  public var belongsToRemote: Bool {
+    needsSession || self == .remote || self == .judge || self == .login
+  }
 
   /// The method the route takes (`GET` routes answer `HEAD` too).
   public var method: WebMethod {
@@ -66,7 +77,7 @@ public enum WebRoute: Sendable, Hashable {
   /// and the stream never stored.
   public var caching: WebCaching {
     switch self {
-    case .display, .remote, .asset, .media: .revalidate
+    case .display, .remote, .judge, .asset, .media: .revalidate
     default: .noStore
     }
   }
@@ -208,9 +219,9 @@ public enum WebRouter {
   private static func method(ofPath path: String) -> WebMethod? {
     switch path {
     case "/api/login", "/api/logout", "/api/command": return .post
-    case "/", "/remote", "/remote/", "/api/time", "/api/status", "/api/events", "/api/session",
-      "/api/presets", "/api/recent", "/api/schedule", "/api/history", "/api/explain",
-      "/api/media":
+    case "/", "/remote", "/remote/", "/judge", "/judge/", "/api/time", "/api/status",
+      "/api/events", "/api/session", "/api/presets", "/api/recent", "/api/results.csv",
+      "/api/schedule", "/api/history", "/api/explain", "/api/media":
       return .get
     default:
       if path.hasPrefix(mediaPrefix) {
@@ -227,6 +238,7 @@ public enum WebRouter {
     switch path {
     case "/": return .success(.display)
     case "/remote", "/remote/": return .success(.remote)
+    case "/judge", "/judge/": return .success(.judge)
     case "/api/media": return .success(.mediaList)
     case "/api/time": return .success(.time)
     case "/api/status": return .success(.status)
@@ -237,6 +249,7 @@ public enum WebRouter {
     case "/api/command": return .success(.command)
     case "/api/presets": return .success(.presets)
     case "/api/recent": return .success(.recent)
+    case "/api/results.csv": return .success(.resultsCSV)
     case "/api/schedule": return .success(.schedule)
     case "/api/history": return historyLimit(query["limit"]).map { .history(limit: $0) }
     case "/api/explain":

@@ -43,10 +43,12 @@ func webClock(_ config: String = webAPIConfig) throws -> InProcessDaemon {
   /// The pages and the assets the web front serves, with the content type of each.
   static let files = [
     ("/", "text/html; charset=utf-8"), ("/remote", "text/html; charset=utf-8"),
+    ("/judge", "text/html; charset=utf-8"),
     ("/assets/style.css", "text/css; charset=utf-8"),
     ("/assets/common.js", "text/javascript; charset=utf-8"),
     ("/assets/display.js", "text/javascript; charset=utf-8"),
     ("/assets/remote.js", "text/javascript; charset=utf-8"),
+    ("/assets/judge.js", "text/javascript; charset=utf-8"),
     ("/assets/exercises.json", "application/json"),
   ]
 
@@ -324,7 +326,7 @@ func webClock(_ config: String = webAPIConfig) throws -> InProcessDaemon {
     let paths =
       Self.files.map(\.0) + [
         "/api/time", "/api/status", "/api/session", "/api/presets", "/api/history",
-        "/api/recent", "/api/schedule", "/api/explain?text=amrap%2014",
+        "/api/recent", "/api/schedule", "/api/explain?text=amrap%2014", "/api/results.csv",
         // The POST routes asked with GET, their arguments in the query.
         "/api/command?cmd=start", "/api/login?pin=482193", "/api/logout",
       ]

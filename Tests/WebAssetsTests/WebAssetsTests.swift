@@ -56,10 +56,12 @@ func hasEventHandlerAttribute(_ html: String) -> Bool {
   static let expected: [(path: String, type: String)] = [
     ("/", html),
     ("/remote", html),
+    ("/judge", html),
     ("/assets/style.css", "text/css; charset=utf-8"),
     ("/assets/common.js", "text/javascript; charset=utf-8"),
     ("/assets/display.js", "text/javascript; charset=utf-8"),
     ("/assets/remote.js", "text/javascript; charset=utf-8"),
+    ("/assets/judge.js", "text/javascript; charset=utf-8"),
     ("/assets/exercises.json", "application/json"),
     ("/assets/exercises-LICENSE.txt", "text/plain; charset=utf-8"),
   ]

@@ -109,7 +109,7 @@ struct AccessTests {
   @Test("the routes that need a session are 401 sign_in without one; the others are open")
   func session() {
     let needing: [WebRoute] = [
-      .command, .logout, .presets, .history(limit: 20), .recent, .schedule,
+      .command, .logout, .presets, .history(limit: 20), .recent, .resultsCSV, .schedule,
       .explain(text: "amrap 14"),
     ]
     for route in needing {
@@ -120,7 +120,8 @@ struct AccessTests {
       #expect(Self.decision(route, method: method, signedIn: true) == .allowed, "\(route)")
     }
     let open: [WebRoute] = [
-      .display, .remote, .asset(name: "a.css"), .time, .status, .events, .session, .login,
+      .display, .remote, .judge, .asset(name: "a.css"), .time, .status, .events, .session,
+      .login,
     ]
     for route in open {
       #expect(
@@ -131,7 +132,10 @@ struct AccessTests {
 
   @Test("without a PIN the remote is off: its routes are 404 remote_off, the display stays")
   func remoteOff() {
-    for route in [WebRoute.remote, .login, .logout, .command, .presets, .explain(text: "")] {
+    for route in [
+      WebRoute.remote, .judge, .login, .logout, .command, .presets, .resultsCSV,
+      .explain(text: ""),
+    ] {
       let decision = Self.decision(route, method: route.method.rawValue, remote: false)
       #expect(Self.code(decision) == "remote_off", "\(route)")
       if case .refused(let error) = decision { #expect(error.status == 404) }

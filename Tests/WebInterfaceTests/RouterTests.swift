@@ -20,6 +20,10 @@ struct RouterTests {
       ("GET", "/", "", WebRoute.display, false),
       ("GET", "/remote", "", .remote, false),
       ("GET", "/remote/", "", .remote, false),
+      ("GET", "/judge", "", .judge, false),
+      ("GET", "/judge/", "", .judge, false),
+      ("HEAD", "/judge", "", .judge, false),
+      ("GET", "/api/results.csv", "", .resultsCSV, true),
       ("GET", "/media/squat.webm", "", .media(name: "squat.webm"), false),
       ("HEAD", "/media/Air Squat 1.JPG", "", .media(name: "Air Squat 1.JPG"), false),
       ("GET", "/api/media", "", .mediaList, true),
@@ -62,7 +66,8 @@ struct RouterTests {
       "/index.html", "/api", "/api/", "/api/statuses", "/remote//", "/assets/", "/assets/../x",
       "/assets/.hidden", "/assets/a//b", "/assets/a b", "", "/API/STATUS", "/api/status/",
       "/media/", "/media/a.txt", "/media/../a.png", "/media/.a.png", "/media/a/b.png",
-      "/media", "/api/media/",
+      "/media", "/api/media/", "/judge//", "/judges", "/api/results", "/api/results.csv/",
+      "/api/results.json",
     ] {
       guard case .failure(let error) = Self.route("GET", path) else {
         Issue.record("\(path) was routed")
@@ -140,6 +145,8 @@ struct RouterTests {
   func caching() throws {
     #expect(WebRoute.display.caching == .revalidate)
     #expect(WebRoute.asset(name: "a.js").caching == .revalidate)
+    #expect(WebRoute.judge.caching == .revalidate)
+    #expect(WebRoute.resultsCSV.caching == .noStore)
     #expect(WebRoute.status.caching == .noStore)
     #expect(WebRoute.events.caching == .noStore)
     #expect(WebCaching.revalidate.headerValue == "no-cache")

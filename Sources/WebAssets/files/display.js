@@ -18,7 +18,9 @@
   [
     "face", "word", "rounds", "middle", "digits", "meridiem", "track", "track-line", "track-dot",
     "message", "label", "idle-note", "progress", "progress-fill", "flash", "sign", "muted",
-    "controls", "sound", "fullscreen", "board", "board-lines", "media", "next",
+    "controls", "sound", "fullscreen", "board", "board-lines", "media", "next", "lanes",
+    "lane-rows", "callup", "callup-title", "callup-count", "callup-lanes", "standings",
+    "standings-title", "standings-clock", "standings-body",
   ].forEach(function (id) { el[id] = document.getElementById(id); });
   var trackValues = Array.prototype.slice.call(document.querySelectorAll(".track-value"));
 
@@ -37,6 +39,7 @@
       var previous = current;
       current = payload;
       applyFace(payload.face, previous && previous.face);
+      applyHeat(payload.status || {});
       // Drawn at once, not at the next animation frame: a press shows the moment its status
       // arrives, and a page back from offline never shows its frozen digits beside live ones.
       draw();
@@ -179,6 +182,130 @@
   }
   window.addEventListener("resize", fitBoard);
 
+  // ---- Heats: the lanes beside the clock, the call-up, the board -----------------------------
+  /// `1st`, `2nd`, `3rd`, `11th`.
+  function ordinal(n) {
+    var tens = n % 100;
+    return n + (tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th");
+  }
+
+  function node(tag, className, text) {
+    var item = document.createElement(tag);
+    item.className = className;
+    if (text !== undefined) item.textContent = text;
+    return item;
+  }
+
+  /// A lane's state as the TV words it: working, the finish time, CAP+12, 5+12.
+  function laneState(lane) {
+    if (lane.state === "working") return "working";
+    if (typeof lane.score === "string" && lane.score) return lane.score;
+    return typeof lane.finish_s === "number" ? W.formatSeconds(lane.finish_s) : lane.state;
+  }
+
+  /// A list of lanes (number, athlete, then `extra`'s cells), drawn anew only when it changed.
+  function drawLanes(list, lanes, extra) {
+    var rows = lanes.map(function (lane) {
+      return [String(lane.lane), lane.athlete || "Lane " + lane.lane].concat(extra(lane));
+    });
+    var key = JSON.stringify(rows);
+    if (list.getAttribute("data-key") === key) return;
+    list.setAttribute("data-key", key);
+    list.textContent = "";
+    rows.forEach(function (cells, index) {
+      var item = node("li", "lane-row lane-" + (lanes[index].state || "none"));
+      cells.forEach(function (cell, column) { item.appendChild(node("span", "lane-cell lane-c" + column, cell)); });
+      list.appendChild(item);
+    });
+    list.style.setProperty("--lane-count", Math.max(4, rows.length));
+  }
+
+  var callUp = null;
+  var heatLanes = null;
+  var standingsKey = null;
+
+  function applyHeat(status) {
+    var heat = status.heat && Array.isArray(status.heat.lanes) ? status.heat : null;
+    var board = status.board && Array.isArray(status.board.divisions) ? status.board : null;
+    callUp = heat && heat.phase === "call_up" ? heat : null;
+    heatLanes = heat && !callUp && !board ? heat.lanes : null;
+    if (callUp) {
+      W.setText(el["callup-title"], "Heat " + heat.number + (heat.of ? " of " + heat.of : ""));
+      drawLanes(el["callup-lanes"], heat.lanes, function (lane) { return [lane.division || ""]; });
+    }
+    if (heatLanes) {
+      drawLanes(el["lane-rows"], heatLanes, function (lane) {
+        return [laneState(lane), typeof lane.place === "number" ? ordinal(lane.place) : ""];
+      });
+    }
+    W.show(el.callup, !!callUp);
+    W.show(el.lanes, !!heatLanes);
+    document.body.classList.toggle("has-lanes", !!heatLanes);
+    document.body.classList.toggle("cover", !!callUp || !!board);
+    W.show(el.standings, !!board && !callUp);
+    if (board) drawStandings(board);
+  }
+
+  /// The board: per division its rows (place, athlete, score), in as many columns as make the
+  /// rows largest, never scrolled.
+  function drawStandings(board) {
+    var key = JSON.stringify(board);
+    if (key === standingsKey) return;
+    standingsKey = key;
+    W.setText(el["standings-title"], board.title || "Leaderboard");
+    var body = el["standings-body"];
+    body.textContent = "";
+    var count = 0;
+    board.divisions.forEach(function (division) {
+      var rows = Array.isArray(division.rows) ? division.rows : [];
+      if (board.divisions.length > 1 || division.division) {
+        body.appendChild(node("h2", "standings-division", division.division || ""));
+        count += 1.3;
+      }
+      rows.forEach(function (row) {
+        var line = node("div", "standings-row");
+        line.appendChild(node("span", "standings-place", typeof row.place === "number" ? row.place : ""));
+        line.appendChild(node("span", "standings-athlete", row.athlete || ""));
+        line.appendChild(node("span", "standings-score", row.score || ""));
+        body.appendChild(line);
+        count += 1;
+      });
+    });
+    fitStandings(Math.max(1, count));
+  }
+
+  /// The column count whose rows are largest: each column about 15 em wide, all rows of a
+  /// column within the body's height; then smaller until nothing overflows.
+  function fitStandings(rows) {
+    var body = el["standings-body"];
+    var width = window.innerWidth * 0.92;
+    var height = Math.max(1, body.clientHeight || window.innerHeight * 0.78);
+    var best = { columns: 1, size: 0 };
+    for (var columns = 1; columns <= 4; columns++) {
+      var size = Math.min(window.innerHeight * 0.07, height / (Math.ceil(rows / columns) * 1.3),
+        width / (columns * 15));
+      if (size > best.size + 0.5) best = { columns: columns, size: size };
+    }
+    body.style.columnCount = best.columns;
+    var fontSize = best.size;
+    body.style.fontSize = fontSize + "px";
+    while (fontSize > 8 && (body.scrollHeight > body.clientHeight + 1
+      || body.scrollWidth > body.clientWidth + 1)) {
+      fontSize *= 0.92;
+      body.style.fontSize = fontSize + "px";
+    }
+  }
+  window.addEventListener("resize", function () { standingsKey = null; if (current) applyHeat(current.status || {}); });
+
+  /// The call-up's countdown at server time `at`: `starts_in_s` was true at the status's
+  /// instant.
+  function drawCallUp(clock, at) {
+    if (!callUp) return;
+    var left = typeof callUp.starts_in_s === "number"
+      ? callUp.starts_in_s - Math.max(0, at - clock.server_ms) / 1000 : null;
+    W.setText(el["callup-count"], left === null ? "" : "starts in " + W.formatSeconds(Math.ceil(Math.max(0, left) - 1e-6)));
+  }
+
   // ---- Every frame ----------------------------------------------------------------------------
   /// The display's frame interval, measured from the animation frames' own timestamps (16.7 ms
   /// on a 60 Hz screen).
@@ -224,6 +351,8 @@
       fitDigits(digits);
     }
     W.setText(el.meridiem, meridiem);
+    if (!el.standings.hidden) W.setText(el["standings-clock"], digits);
+    if (!offline) drawCallUp(clock, at);
     W.show(el.meridiem, !!meridiem && !offline);
     document.body.classList.toggle("has-meridiem", !!meridiem && !offline);
 
@@ -462,6 +591,26 @@
           }),
           next: el.next.hidden ? null : el.next.textContent,
           media: media ? media.tagName.toLowerCase() : null,
+        };
+      },
+      // The heat as drawn: the lanes beside the clock, the call-up, the board.
+      heat: function () {
+        function rows(list) {
+          return Array.prototype.map.call(list.children, function (item) {
+            return Array.prototype.map.call(item.children, function (cell) { return cell.textContent; });
+          });
+        }
+        return {
+          lanes: el.lanes.hidden ? null : rows(el["lane-rows"]),
+          callUp: el.callup.hidden ? null : {
+            title: el["callup-title"].textContent, count: el["callup-count"].textContent,
+            lanes: rows(el["callup-lanes"]),
+          },
+          board: el.standings.hidden ? null : {
+            title: el["standings-title"].textContent,
+            rows: Array.prototype.map.call(el["standings-body"].querySelectorAll(".standings-row"),
+              function (row) { return row.textContent; }),
+          },
         };
       },
       offline: function () { return offline; },

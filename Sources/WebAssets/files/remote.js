@@ -168,6 +168,7 @@
         if (!payload || !payload.face || !payload.clock) return;
         current = payload;
         applyFace(payload.face);
+        if (currentTab === "heats") drawHeats();
       },
       offline: function (isOffline) {
         document.body.classList.toggle("offline", isOffline);
@@ -523,6 +524,7 @@
     if (name === "recent") loadRecent();
     if (name === "schedule") loadSchedule();
     if (name === "history") loadHistory();
+    if (name === "heats") drawHeats();
   }
   $("tabs").addEventListener("click", function (event) {
     var tab = event.target.closest("[data-tab]");
@@ -658,6 +660,76 @@
   function tensionText(seconds) {
     return seconds < 60 ? Math.round(seconds) + "s" : W.formatSeconds(seconds);
   }
+
+  // ---- Heats and class scores ----------------------------------------------------------------
+  /// The heat panel from the status: which heat is on, and whether the board is shown.
+  function drawHeats() {
+    var status = current && current.status;
+    var heat = status && status.heat;
+    W.setText($("heats-state"), heat
+      ? "Heat " + heat.number + (heat.of ? " of " + heat.of : "") + " · "
+        + ({ call_up: "call-up", running: "running", done: "done" }[heat.phase] || heat.phase)
+        + " · "
+        + (heat.lanes || []).length + " lanes"
+      : "No heat sheet loaded.");
+    var boardOn = !!(status && status.board);
+    W.setText($("heats-board"), boardOn ? "Board off" : "Board on");
+    $("heats-board").setAttribute("aria-pressed", boardOn ? "true" : "false");
+  }
+
+  /// A refused sheet: the daemon's diagnostics as they are rendered, in a fixed-width box.
+  function heatsError(text) {
+    W.setText($("heats-error"), text);
+    W.show($("heats-error"), !!text);
+  }
+
+  function heatsCommand(button, payload, done) {
+    heatsError("");
+    press(button, payload).then(function (result) {
+      if (result.status === 200 && result.body && result.body.ok) {
+        if (done) notice(done, "ok");
+      } else if (result.body && result.body.error && result.body.error.code === "bad_heat_sheet") {
+        notice("");
+        heatsError(result.body.error.message);
+      }
+    });
+  }
+
+  $("heats-load").addEventListener("click", function () {
+    var csv = $("heats-csv").value;
+    if (!csv.trim()) { notice("Paste the heat sheet first", "error"); return; }
+    heatsCommand($("heats-load"), { cmd: "heats", op: "load", csv: csv, name: "pasted" },
+      "Heat sheet loaded");
+  });
+  $("heats-next").addEventListener("click", function () {
+    heatsCommand($("heats-next"), { cmd: "heats", op: "next" });
+  });
+  $("heats-board").addEventListener("click", function () {
+    var on = !(current && current.status && current.status.board);
+    heatsCommand($("heats-board"), { cmd: "heats", op: "board", on: on });
+  });
+  $("heats-clear").addEventListener("click", function () {
+    confirmSheet("Clear the heat sheet? The lanes go back to numbers.", "Clear").then(function (yes) {
+      if (yes) heatsCommand($("heats-clear"), { cmd: "heats", op: "clear" }, "Heat sheet cleared");
+    });
+  });
+
+  $("score-save").addEventListener("click", function () {
+    var athlete = $("score-athlete").value.trim();
+    var score = $("score-value").value.trim();
+    if (!athlete || !score) {
+      notice("A score needs the athlete's name and the score: 7:42, 5+12 or CAP+12", "error");
+      return;
+    }
+    press($("score-save"), { cmd: "score", athlete: athlete, score: score }).then(function (result) {
+      if (result.status === 200 && result.body && result.body.ok) {
+        notice("Saved: " + athlete + " " + score, "ok");
+        $("score-athlete").value = "";
+        $("score-value").value = "";
+        $("score-athlete").focus();
+      }
+    });
+  });
 
   // ---- The tempo builder ---------------------------------------------------------------------
   // Four phases in half seconds (eccentric, bottom pause, concentric, top pause); a concentric

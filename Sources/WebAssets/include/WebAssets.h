@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The web interface's files (the display, the remote, their styles and scripts, the exercise
-// catalogue), compiled into the binary with C23 #embed: no file is read at run time, so the
+// The web interface's files (the display, the remote, the judge's page, their styles and
+// scripts, the exercise catalogue), compiled into the binary with C23 #embed: no file is read at run time, so the
 // pages a daemon serves are always the ones it was built with.
 #ifndef WODCLOCK_WEBASSETS_H
 #define WODCLOCK_WEBASSETS_H

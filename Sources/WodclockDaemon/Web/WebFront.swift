@@ -317,6 +317,7 @@ final class WebFront: HTTPRequestHandler {
     switch route {
     case .display: return asset(at: "/", for: request)
     case .remote: return asset(at: "/remote", for: request)
+    case .judge: return asset(at: "/judge", for: request)
     case .asset(let name): return asset(at: "/assets/" + name, for: request)
     case .time: return reply(.json(WebAPI.time(now: now)))
     case .status:
@@ -344,6 +345,7 @@ final class WebFront: HTTPRequestHandler {
     case .presets: return reply(vocabulary(.presets))
     case .history(let limit): return reply(vocabulary(.history(limit: limit)))
     case .recent: return reply(vocabulary(.recent))
+    case .resultsCSV: return reply(WebAPI.resultsCSV(fromReply: results()))
     case .schedule: return reply(vocabulary(.schedule))
     case .explain(let text):
       let named = daemon.namedWorkouts
@@ -557,6 +559,16 @@ final class WebFront: HTTPRequestHandler {
     case .failure(let rejection):
       return .json(
         CommandProtocol.failure(id: rejection.id, rejection.failure), status: 400)
+    }
+  }
+
+  /// The reply of the `results` command, asked as a client would ask it (the request goes
+  /// through the protocol's parser, so a daemon that does not know it answers as for any
+  /// unknown command).
+  private func results() -> JSONValue {
+    switch CommandProtocol.parse(WebAPI.resultsRequest) {
+    case .success(let request): return daemon.respondOnWeb(to: request)
+    case .failure(let rejection): return CommandProtocol.failure(id: nil, rejection.failure)
     }
   }
 
