@@ -159,7 +159,7 @@ let package = Package(
         "WorkoutCore", "ConfigFormat", "JSONKit", "Configuration", "DisplayKit", "HardwareKit",
         "SevenSegment", "SegmentDrivers", "MatrixKit", "ButtonKit", "SounderKit",
         "SoundKit", "WorkoutNotation", "WebInterface", "WebAssets", "DeflateCoding", "ClockLink",
-        "ControlProtocol", "ProductVersion", "RetryKit",
+        "ControlProtocol", "ProductVersion", "RetryKit", "HeatKit",
       ]),
     .executableTarget(
       name: "wodclockd", dependencies: ["WodclockDaemon"], exclude: ["hot-functions.order"],

@@ -215,6 +215,15 @@ public enum FileSystem {
     if sizeBefore == 0 { try syncDirectory(split(path).directory) }
   }
 
+  /// Renames `path` to `target` in the same directory, and syncs the directory so the new name
+  /// survives a power cut.
+  ///
+  /// The corresponding C functions are `rename` and `fsync`.
+  public static func move(_ path: String, to target: String) throws(SystemError) {
+    try check("rename", path: path) { rename(path, target) }
+    try syncDirectory(split(target).directory)
+  }
+
   /// Renames a damaged file out of the way, to `<path>.corrupt-<YYYYMMDD-HHMMSS>` in local time
   /// (with `-1`, `-2` … appended if that name is taken), so that it can be inspected later and a
   /// fresh file can take its place.

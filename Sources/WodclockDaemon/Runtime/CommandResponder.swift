@@ -29,6 +29,12 @@ protocol CommandActions: AnyObject {
   func setMuted(_ on: Bool, at now: Int64)
   /// Reads the config file again; returns why it was not taken, if it was not.
   func reload(at now: Int64) -> CommandFailure?
+  /// Shows, loads or clears the heat sheet, calls up the next heat, shows the leaderboard.
+  func heats(_ request: HeatsRequest, at now: Int64) -> CommandFailure?
+  /// A judge's input on a lane, timed at `pressedAt` when the input has its own instant.
+  func lane(_ request: LaneRequest, pressedAt: Int64?, at now: Int64) -> CommandFailure?
+  /// A class's score for the loaded For Time or AMRAP.
+  func classScore(athlete: String, score: String, at now: Int64) -> CommandFailure?
 }
 
 /// Answers requests from what the daemon's parts know.
@@ -51,6 +57,12 @@ final class CommandResponder {
   var link: () -> JSONValue? = { nil }
   /// The link's counts for `stats` (dropped messages, connections), empty without one.
   var linkStatistics: () -> [(String, JSONValue)] = { [] }
+  /// The status's `heat` and `board` members at an instant.
+  var heatStatus: (Int64) -> [(String, JSONValue)] = { _ in [] }
+  /// The `heats` reply's member.
+  var heatsSummary: () -> JSONValue = { .null }
+  /// The `results` reply's members.
+  var results: () -> [(String, JSONValue)] = { [] }
 
   init(
     host: EngineHost, frames: FrameComposer, supervisor: Supervisor, timeBase: TimeBase,
@@ -112,11 +124,23 @@ final class CommandResponder {
       return (snapshot(wanted, id: id, at: now), false)
     case .schedule:
       return (CommandProtocol.success(id: id, schedule(now)), false)
-    case .heats, .lane, .score, .results:
+    case .heats(let heats):
+      if let failure = actions.heats(heats, at: now) {
+        return (CommandProtocol.failure(id: id, failure), false)
+      }
       return (
-        CommandProtocol.failure(
-          id: id, CommandFailure("unavailable", "heats are not part of this daemon yet")), false
+        CommandProtocol.success(
+          id: id, [("heats", heatsSummary()), ("status", status(at: now))]), false
       )
+    case .lane(let lane):
+      return (replying(actions.lane(lane, pressedAt: nil, at: now), id: id, at: now), false)
+    case .score(let athlete, let score):
+      return (
+        replying(actions.classScore(athlete: athlete, score: score, at: now), id: id, at: now),
+        false
+      )
+    case .results:
+      return (CommandProtocol.success(id: id, results()), false)
     case .version:
       return (
         CommandProtocol.success(
@@ -135,8 +159,9 @@ final class CommandResponder {
     let status = CommandProtocol.status(
       snapshot, display: snapshot.display.map(TimeText.format), muted: frames.muted,
       plan: host.engine.plan)
-    guard let link = link(), case .object(var members) = status else { return status }
-    members["link"] = link
+    guard case .object(var members) = status else { return status }
+    for (key, value) in heatStatus(now) { members[key] = value }
+    if let link = link() { members["link"] = link }
     return .object(members)
   }
 

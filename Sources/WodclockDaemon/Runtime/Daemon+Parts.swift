@@ -6,6 +6,7 @@
 import Configuration
 import ControlProtocol
 import JSONKit
+import WorkoutCore
 
 extension Daemon {
   /// Answers a request of the command vocabulary now, from the socket or a plugin.
@@ -32,6 +33,16 @@ extension Daemon {
     responder.web = { [unowned self] in web?.statistics }
     responder.link = { [unowned self] in link?.status }
     responder.linkStatistics = { [unowned self] in link?.statistics ?? [] }
+    responder.heatStatus = { [unowned self] now in
+      let rule = scoringRule
+      let runState = host.snapshot(at: timeBase.engineInstant(atMonotonic: now)).runState
+      return [
+        ("heat", heatDesk.statusJSON(rule: rule, at: now)),
+        ("board", heatDesk.boardJSON(rule: rule, runState: runState)),
+      ]
+    }
+    responder.heatsSummary = { [unowned self] in heatDesk.heatsJSON() }
+    responder.results = { [unowned self] in heatDesk.resultsMembers(rule: scoringRule) }
     return responder
   }
 

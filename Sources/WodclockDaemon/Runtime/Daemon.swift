@@ -39,6 +39,8 @@ public final class Daemon {
   /// A start that waits for its instant: a leader's, a lead after it was asked for, or a
   /// follower's, as its leader said.
   var pendingStart = PendingStart()
+  /// The heats, the lanes' results and today's class scores.
+  let heatDesk: HeatDesk
   private var feed = SubscriberFeed()
   lazy var supervisor = Supervisor(
     catalog: environment.catalog, sources: sources, logger: logger, clock: clock,
@@ -89,6 +91,8 @@ public final class Daemon {
       configuration: configuration, preset: preset, store: store, logger: logger,
       timeBase: timeBase, clock: clock)
     if let store { host.restore(from: store, at: clock.monotonic()) }
+    heatDesk = HeatDesk(
+      settings: configuration.heats, directory: store?.directory, logger: logger)
     frames = FrameComposer(
       host: host, configuration: configuration, timeBase: timeBase, clock: clock)
     scheduler = ClassScheduler(schedule: configuration.schedule, clock: clock, logger: logger)
@@ -142,6 +146,8 @@ public final class Daemon {
   /// Starts the plugins, tells systemd the clock is up and shows the first frame.
   func start() {
     let now = clock.monotonic()
+    heatDesk.restore(
+      today: today(), runState: host.snapshot(at: timeBase.engineInstant(atMonotonic: now)).runState)
     supervisor.start(configuration, at: now)
     systemd.ready(host.snapshot(at: timeBase.engineInstant(atMonotonic: now)))
     publish(cues: [], at: now)
@@ -159,6 +165,7 @@ public final class Daemon {
     var cues = startPendingStart(upTo: instant)
     cues += host.advance(to: instant)
     loadScheduledClass(at: now)
+    startCalledUpHeat(at: now)
     handle(supervisor.serviceWakeUps(at: now), at: now)
     expireWallLoading(at: now)
     frames.expireMessage(at: now)
@@ -186,6 +193,7 @@ public final class Daemon {
     consider(pendingStart.wakeUp(on: timeBase))
     consider(systemd.nextWakeUp)
     consider(scheduler.nextWakeUp(after: now))
+    consider(heatDesk.callUpStart)
     return best
   }
 
@@ -239,6 +247,9 @@ public final class Daemon {
   /// the command socket's subscribers; keeps systemd's status line current.
   func publish(cues: [Cue], at now: Int64, force: Bool = false) {
     frames.idleNote = scheduler.idleNote(at: now, face: configuration.clock.face)
+    heatDesk.observe(host.snapshot(at: timeBase.engineInstant(atMonotonic: now)).runState)
+    frames.lanes = heatDesk.board(rule: scoringRule)
+    frames.announcements = heatDesk.announcements
     let frame = frames.frame(cues: cues, at: now, rereadTimeZone: force)
     let staleAfter = configuration.defaults.staleCuesAfter.nanoseconds / timeBase.speed
     supervisor.render(frame, at: now, staleAfter: staleAfter)

@@ -106,6 +106,7 @@ extension Daemon: CommandActions {
       server.idleTimeout = next.daemon.clientTimeout.nanoseconds
       applyWeb(from: previous.web, to: next.web)
       applyLink(from: previous.mqtt, to: next.mqtt, at: now)
+      heatDesk.settings = next.heats
       systemd.note = nil
       logger.info("reloaded", [("presets", String(next.presets.count))])
     }

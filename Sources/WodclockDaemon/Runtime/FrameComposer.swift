@@ -27,6 +27,10 @@ final class FrameComposer {
   /// What the link between clocks has to say while it lasts ("leader offline"): shown when no
   /// message is.
   var linkSign: String?
+  /// The heat's lanes, or the numbered lanes in use (the daemon sets them from its heats).
+  var lanes: LaneBoard?
+  /// What the clock said lately (a lane's finish, a call-up), for the speaker.
+  var announcements: [Announcement] = []
   /// What the displays show over the workout while a keypad composes one (the daemon sets it).
   var overlay: DisplayOverlay?
 
@@ -91,6 +95,8 @@ final class FrameComposer {
       preview: FramePreview(source: previewSource, cues: cueSource, now: now, wall: wall),
       overlay: overlay)
     frame.movements = movements
+    frame.lanes = lanes
+    frame.announcements = announcements
     return frame
   }
 
@@ -107,11 +113,13 @@ final class FrameComposer {
   /// The frame of the displays as they are at `now`, without cues and without a look ahead:
   /// what a snapshot preview draws.
   func stillFrame(at now: Int64) -> OutputFrame {
-    OutputFrame(
+    var frame = OutputFrame(
       snapshot: displayedSnapshot(at: timeBase.engineInstant(atMonotonic: now)), cues: [],
       tokens: configuration.tokens, words: configuration.words, clock: configuration.clock,
       civilTime: clock.zone.civilTime(clock.wall()), monotonicNow: now,
       speed: timeBase.speed, message: message?.text ?? linkSign, muted: muted, overlay: overlay)
+    frame.lanes = lanes
+    return frame
   }
 
   /// An engine cue as outputs get it: stamped on the real monotonic clock, since outputs
