@@ -77,6 +77,10 @@ let package = Package(
     .pureTarget(name: "ButtonKit", dependencies: ["WorkoutCore"]),
     // Pure logic of sounders: cues to beep schedules, the maximum on-time, quiet hours.
     .pureTarget(name: "SounderKit", dependencies: ["WorkoutCore"]),
+    // Pure logic of competition heats: the heat sheet (CSV) with compiler-style diagnostics,
+    // lane finishes, tiebreaks, reps at the cap and AMRAP scores as a replayable journal,
+    // ranking per division, the results table and CSV, class scores for today's board.
+    .pureTarget(name: "HeatKit", dependencies: ["ConfigFormat", "JSONKit"]),
     // Pure logic of speakers: generated sounds, WAV decoding, the spoken lines per language,
     // cues to sounds, the sound schedule, the mixer that fills the PCM buffer, and the player
     // that decides what plays when (SpeakerPlayer).
@@ -251,6 +255,7 @@ let package = Package(
     .testTarget(
       name: "ButtonKitTests",
       dependencies: ["ButtonKit", "WorkoutCore", "WorkoutNotation", "WodclockTestSupport"]),
+    .testTarget(name: "HeatKitTests", dependencies: ["HeatKit", "ConfigFormat"]),
     .testTarget(
       name: "SounderKitTests", dependencies: ["SounderKit", "WorkoutCore", "WodclockTestSupport"]),
     .testTarget(
