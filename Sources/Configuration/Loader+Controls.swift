@@ -140,8 +140,7 @@ extension Loader {
       checker.error(
         "unexpected '\(extra.map(\.text).joined(separator: " "))' after the lane number",
         at: Self.range(
-          of: extra[3].columns.lowerBound..<extra[extra.endIndex - 1].columns.upperBound, in: scalar
-        ),
+          of: words[3].columns.lowerBound..<words[words.count - 1].columns.upperBound, in: scalar),
         hint: "a control's gesture does one thing: 'lane \(action.rawValue) \(lane)'")
       return nil
     }
