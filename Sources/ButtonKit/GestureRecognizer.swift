@@ -14,15 +14,21 @@ public enum ButtonGesture: Sendable, Equatable, Hashable {
   case combination(Int)
 }
 
-/// A gesture and the instant it was decided.
+/// A gesture, the instant it was decided and the instant the person pressed.
 public struct RecognizedGesture: Sendable, Equatable {
   public var gesture: ButtonGesture
+  /// When the gesture was decided: a press at its release, a long press or a combination when
+  /// its time ran out.
   public var instant: Int64
+  /// When the button went down (for a combination: its second button), as its level change was
+  /// dated; a finish line's time is this instant, not the decision's.
+  public var pressedAt: Int64
 
   /// Creates a recognised gesture.
-  public init(_ gesture: ButtonGesture, at instant: Int64) {
+  public init(_ gesture: ButtonGesture, at instant: Int64, pressedAt: Int64) {
     self.gesture = gesture
     self.instant = instant
+    self.pressedAt = pressedAt
   }
 }
 
@@ -127,9 +133,9 @@ public struct GestureRecognizer: Sendable {
         buttons[other].consumed = true
       }
     } else {
-      guard buttons[button].downSince != nil else { return gestures }
+      guard let since = buttons[button].downSince else { return gestures }
       if !buttons[button].consumed {
-        gestures.append(RecognizedGesture(.press(button: button), at: instant))
+        gestures.append(RecognizedGesture(.press(button: button), at: instant, pressedAt: since))
       }
       buttons[button].downSince = nil
       buttons[button].consumed = false
@@ -148,7 +154,8 @@ public struct GestureRecognizer: Sendable {
       for index in buttons.indices where !buttons[index].consumed {
         if let since = buttons[index].downSince, since + buttons[index].longPress == deadline {
           buttons[index].consumed = true
-          gestures.append(RecognizedGesture(.longPress(button: index), at: deadline))
+          gestures.append(
+            RecognizedGesture(.longPress(button: index), at: deadline, pressedAt: since))
         }
       }
       for index in combinations.indices where !combinations[index].fired {
@@ -156,7 +163,7 @@ public struct GestureRecognizer: Sendable {
           since + combinations[index].combination.hold == deadline
         {
           combinations[index].fired = true
-          gestures.append(RecognizedGesture(.combination(index), at: deadline))
+          gestures.append(RecognizedGesture(.combination(index), at: deadline, pressedAt: since))
         }
       }
     }

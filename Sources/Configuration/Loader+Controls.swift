@@ -60,10 +60,12 @@ extension Loader {
     return bindings
   }
 
-  /// An engine action (`toggle`) or `load NAME`.
+  /// An engine action (`toggle`), `mute`, `load NAME` or `lane ACTION N`.
   mutating func readAction(_ node: ConfigNode, gesture: Gesture) -> ControlAction? {
     let actions = WorkoutAction.allCases.map(\.rawValue) + ["mute"]
-    let listing = actions.joined(separator: ", ") + ", load NAME"
+    let listing =
+      actions.joined(separator: ", ") + ", load NAME, "
+      + LaneAction.allCases.map { "lane \($0.rawValue) N" }.joined(separator: ", ")
     guard
       let scalar = checker.scalar(
         node, key: gesture.rawValue, expected: "an action such as 'toggle' or 'load tabata'")
@@ -79,6 +81,7 @@ extension Loader {
       guard checkPresetReference(String(name), at: node) else { return nil }
       return .load(preset: String(name))
     }
+    if text == "lane" || text.hasPrefix("lane ") { return readLaneAction(scalar) }
     if let action = WorkoutAction(rawValue: text) { return .engine(action) }
     if text == "mute" { return .mute }
     var hint = "actions: \(listing)"
@@ -89,5 +92,76 @@ extension Loader {
     }
     checker.error("unknown action '\(text)'", at: scalar.range, hint: hint)
     return nil
+  }
+
+  /// `lane finish 3`, `lane undo 3`, `lane tiebreak 3`; an error points at the word at fault.
+  mutating func readLaneAction(_ scalar: Scalar) -> ControlAction? {
+    let laneActions = LaneAction.allCases.map(\.rawValue)
+    let lanes = ControlAction.laneNumbers
+    let example = "write e.g. 'lane finish 3' (lanes \(lanes.lowerBound) to \(lanes.upperBound))"
+    let words = Self.words(of: scalar.text)
+    guard words.count >= 2 else {
+      checker.error(
+        "'lane' needs an action and a lane number", at: scalar.range,
+        hint: example + "; lane actions: " + laneActions.joined(separator: ", "))
+      return nil
+    }
+    let actionWord = words[1]
+    guard let action = LaneAction(rawValue: actionWord.text) else {
+      checker.error(
+        "unknown lane action '\(actionWord.text)'",
+        at: Self.range(of: actionWord.columns, in: scalar),
+        hint: SchemaChecker.suggestion(actionWord.text, among: laneActions, listing: "lane actions")
+      )
+      return nil
+    }
+    guard words.count >= 3 else {
+      checker.error(
+        "'lane \(action.rawValue)' needs a lane number", at: scalar.range,
+        hint: "write e.g. 'lane \(action.rawValue) 3' (lanes \(lanes.lowerBound) to "
+          + "\(lanes.upperBound))")
+      return nil
+    }
+    let numberWord = words[2]
+    let digits = numberWord.text.unicodeScalars
+    // At most three digits before converting: a long run of them is not a lane, never a trap.
+    guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ ("0"..."9").contains($0) }),
+      let lane = Int(numberWord.text), lanes.contains(lane)
+    else {
+      checker.error(
+        "expected a lane number from \(lanes.lowerBound) to \(lanes.upperBound), found "
+          + "'\(numberWord.text)'",
+        at: Self.range(of: numberWord.columns, in: scalar),
+        hint: "write e.g. 'lane \(action.rawValue) 3'")
+      return nil
+    }
+    if words.count > 3 {
+      let extra = words[3...]
+      checker.error(
+        "unexpected '\(extra.map(\.text).joined(separator: " "))' after the lane number",
+        at: Self.range(
+          of: words[3].columns.lowerBound..<words[words.count - 1].columns.upperBound, in: scalar),
+        hint: "a control's gesture does one thing: 'lane \(action.rawValue) \(lane)'")
+      return nil
+    }
+    return .lane(action, lane: lane)
+  }
+
+  /// The words of `text` split at spaces, each with its columns (Unicode scalar offsets).
+  static func words(of text: String) -> [(text: String, columns: Range<Int>)] {
+    var words: [(text: String, columns: Range<Int>)] = []
+    var current = ""
+    var start = 0
+    for (offset, character) in text.unicodeScalars.enumerated() {
+      if character == " " {
+        if !current.isEmpty { words.append((current, start..<offset)) }
+        current = ""
+      } else {
+        if current.isEmpty { start = offset }
+        current.unicodeScalars.append(character)
+      }
+    }
+    if !current.isEmpty { words.append((current, start..<start + current.unicodeScalars.count)) }
+    return words
   }
 }

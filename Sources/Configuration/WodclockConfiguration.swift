@@ -377,15 +377,32 @@ public enum ControlAction: Sendable, Equatable, Hashable, CustomStringConvertibl
   case load(preset: String)
   /// Silence the buzzers and horns, or let them sound again (a toggle; lamps stay on).
   case mute
+  /// A lane's finish button at a competition: its finish, the undo of its last one, or a
+  /// tiebreak time (`lane finish 3`). The lane is one of ``laneNumbers``.
+  case lane(LaneAction, lane: Int)
 
-  /// The action as the config writes it: `toggle`, `load tabata`.
+  /// The lanes a control may name: a heat has at most 64.
+  public static let laneNumbers = 1...64
+
+  /// The action as the config writes it: `toggle`, `load tabata`, `lane finish 3`.
   public var description: String {
     switch self {
     case .engine(let action): action.rawValue
     case .load(let preset): "load \(preset)"
     case .mute: "mute"
+    case .lane(let action, let lane): "lane \(action.rawValue) \(lane)"
     }
   }
+}
+
+/// What a lane's button does in a heat.
+public enum LaneAction: String, Sendable, Hashable, CaseIterable {
+  /// The athlete is done: the lane's time is the instant the button went down.
+  case finish
+  /// Takes back the lane's last finish or tiebreak (a judge's slip of the hand).
+  case undo
+  /// A tiebreak time within the workout, the heat still running for the lane.
+  case tiebreak
 }
 
 /// A control name ("start", "next") and what its gestures do. Inputs (buttons, remote keys)

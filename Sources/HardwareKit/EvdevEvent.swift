@@ -26,8 +26,15 @@ public struct EvdevEvent: Hashable, Sendable {
     self.value = value
   }
 
-  /// The timestamp in nanoseconds.
-  public var nanoseconds: Int64 { seconds * 1_000_000_000 + microseconds * 1_000 }
+  /// The timestamp in nanoseconds. The fields are read from a device (or a recording), so a
+  /// value no clock can have does not overflow: the seconds are held to what nanoseconds in an
+  /// Int64 can count (about 292 years either way), the microseconds to a second's worth.
+  public var nanoseconds: Int64 {
+    let limit = Int64.max / 1_000_000_000 - 1
+    let wholeSeconds = min(max(seconds, -limit), limit)
+    let fraction = min(max(microseconds, 0), 999_999)
+    return wholeSeconds * 1_000_000_000 + fraction * 1_000
+  }
 
   /// `EV_SYN`: the end of a packet (`SYN_REPORT`) or a lost stretch (`SYN_DROPPED`).
   public static let typeSync: UInt16 = 0x00

@@ -161,7 +161,7 @@ enum GPIOBenchmark {
         events += input.handleWakeUp(at: now)
       }
       let decided = MonotonicClock.now()
-      for event in events where event == .control("start", .press) {
+      for case .control("start", .press, _) in events {
         latencies.append(decided - releaseStamps.last!)
       }
       let wake = [input.nextWakeUp(after: now), script.first?.instant, end].compactMap { $0 }

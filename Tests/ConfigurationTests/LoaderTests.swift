@@ -289,6 +289,42 @@ struct LoaderTests {
     #expect(config.controls.count == 1)
   }
 
+  @Test("lane actions name the lane, and are written back as they were read")
+  func laneActions() throws {
+    let text = """
+      controls:
+        lane1: {press: lane finish 1, long_press: lane undo 1}
+        lane64: {press: lane tiebreak 64, long_press: lane   finish   007}
+      presets: {a: {mode: tabata}}
+      """
+    let config = try #require(configuration(text))
+    #expect(
+      config.control(named: "lane1")?.actions == [
+        .press: .lane(.finish, lane: 1), .longPress: .lane(.undo, lane: 1),
+      ])
+    let lane64 = try #require(config.control(named: "lane64"))
+    #expect(
+      lane64.actions == [.press: .lane(.tiebreak, lane: 64), .longPress: .lane(.finish, lane: 7)])
+    #expect(lane64.actions[.press]?.description == "lane tiebreak 64")
+    #expect(lane64.actions[.longPress]?.description == "lane finish 7")
+    #expect(ControlAction.laneNumbers == 1...64)
+    PrinterTests.checkRoundTrip(config)
+  }
+
+  @Test("a lane action's mistake in a quoted value is pointed at inside the quotes")
+  func laneActionQuoted() {
+    let text = """
+      controls:
+        lane1: {press: "lane finish 65"}
+      presets: {a: {mode: tabata}}
+      """
+    let diagnostics = load(text).diagnostics
+    #expect(diagnostics.map(\.message) == ["expected a lane number from 1 to 64, found '65'"])
+    #expect(diagnostics.first?.location.line == 2)
+    #expect(diagnostics.first?.location.column == 31)
+    #expect(diagnostics.first?.length == 2)
+  }
+
   @Test("a broken preset does not also break the references to it")
   func brokenPresetStillNamed() {
     let text = """

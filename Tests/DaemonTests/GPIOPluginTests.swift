@@ -125,7 +125,8 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     }
     clock.now = t + ms(153)
     let events = try run(input, until: t + ms(1_000))
-    #expect(events.map(\.0) == [.control("start", .press)])
+    // Decided 183 ms after the press, dated to the press's first edge.
+    #expect(events.map(\.0) == [.control("start", .press, pressedAt: t)])
     #expect(events.first?.1 == t + ms(183))
     input.stop()
     #expect(chip.consumer(of: 17) == nil)
@@ -139,7 +140,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     let early = try run(input, until: t + ms(999))
     #expect(early.isEmpty)
     let held = try run(input, until: t + ms(1_000))
-    #expect(held.map(\.0) == [.control("start", .longPress)])
+    #expect(held.map(\.0) == [.control("start", .longPress, pressedAt: t)])
     #expect(held.first?.1 == t + ms(1_000))
     chip.releaseButton(17, at: t + ms(2_000))
     clock.now = t + ms(2_000)
@@ -166,7 +167,7 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     chip.press(27, at: t + ms(200))
     clock.now = t + ms(200)
     let events = try run(input, until: t + ms(3_000))
-    #expect(events.map(\.0) == [.control("both", .press)])
+    #expect(events.map(\.0) == [.control("both", .press, pressedAt: t + ms(200))])
     #expect(events.first?.1 == t + ms(2_200))
     chip.releaseButton(17, at: t + ms(3_000))
     chip.releaseButton(27, at: t + ms(3_000))
@@ -174,16 +175,21 @@ private func pulses(_ history: [FakeGPIOChip.Change]) -> [(on: Int64, at: Int64)
     // Alone again, each button presses as usual.
     chip.tap(27, at: t + ms(5_000), holding: ms(100))
     clock.now = t + ms(5_100)
-    #expect(try run(input, until: t + ms(6_000)).map(\.0) == [.control("next", .press)])
+    #expect(
+      try run(input, until: t + ms(6_000)).map(\.0)
+        == [.control("next", .press, pressedAt: t + ms(5_000))])
   }
 
   @Test func activeHighButtonsWithAPullDownWork() throws {
     let input = try makeInput(
       "{type: gpio-button, buttons: [{line: 5, control: next, active_low: false, bias: pull-down}]}"
     )
-    chip.tap(5, at: clock.now, holding: ms(100))
+    let pressed = clock.now
+    chip.tap(5, at: pressed, holding: ms(100))
     clock.now += ms(100)
-    #expect(try run(input, until: clock.now + ms(100)).map(\.0) == [.control("next", .press)])
+    #expect(
+      try run(input, until: clock.now + ms(100)).map(\.0)
+        == [.control("next", .press, pressedAt: pressed)])
   }
 
   @Test func aBusyLineFailsTheStartWithTheHolderNamed() throws {

@@ -32,7 +32,7 @@ private func key(_ key: ComposerKey, else otherwise: InputEvent? = nil) -> Input
   .compose(key, otherwise: otherwise)
 }
 
-private let enter = key(.confirm, else: .control("start", .press))
+private let enter = key(.confirm, else: .control("start", .press, pressedAt: nil))
 
 @Suite struct KeypadCompositionTests {
   @Test func fourteenThenAMRAPThenEnterLoadsAMRAPFourteen() throws {

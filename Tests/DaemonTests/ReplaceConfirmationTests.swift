@@ -123,7 +123,7 @@ private let config = """
   @Test func anotherKeyDoesNotConfirmTheFirst() throws {
     let (clock, _) = try runningTabata()
     clock.input(.loadPresetNumber(2))
-    clock.input(.control("fran", .press))
+    clock.input(.control("fran", .press, pressedAt: nil))
     // The control loads amrap too, and the digit did: the same load twice confirms.
     #expect(try clock.status()["preset"]?.stringValue == "amrap")
 

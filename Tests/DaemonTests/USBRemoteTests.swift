@@ -105,7 +105,8 @@ import WorkoutCore
     let events = try rig.keys(
       [(Self.pageDown, 1, 10 * Self.second), (Self.pageDown, 0, 10 * Self.second + 90 * Self.ms)],
       now: 11 * Self.second)
-    #expect(events == [.control("next", .press)])
+    // Dated by the key-down event's own timestamp, not by when it was read.
+    #expect(events == [.control("next", .press, pressedAt: 10 * Self.second)])
     #expect(rig.devices.grabbed == [Self.clicker.devnode])
     #expect(
       rig.lines.contains { $0.contains("remote connected") && $0.contains("usb_id=046d:c52d") })
@@ -126,8 +127,9 @@ import WorkoutCore
       now: 8 * Self.second)
     #expect(
       events == [
-        .control("start", .press), .control("start", .press), .action(.engine(.previous)),
-        .control("lap", .press),
+        .control("start", .press, pressedAt: Self.second),
+        .control("start", .press, pressedAt: 3 * Self.second), .action(.engine(.previous)),
+        .control("lap", .press, pressedAt: 7 * Self.second),
       ])
   }
 
@@ -143,11 +145,11 @@ import WorkoutCore
       now: start + 300 * Self.ms)
     #expect(events.isEmpty)
     events += rig.wake(at: start + 800 * Self.ms)
-    #expect(events == [.control("start", .longPress)])
+    #expect(events == [.control("start", .longPress, pressedAt: start)])
     events += try rig.keys(
       [(Self.f5, 2, start + 850 * Self.ms), (Self.f5, 0, start + Self.second)],
       now: start + Self.second)
-    #expect(events == [.control("start", .longPress)])
+    #expect(events == [.control("start", .longPress, pressedAt: start)])
   }
 
   @Test func aRepeatingKeyCountsEachRepeatAsAPress() throws {
@@ -159,7 +161,40 @@ import WorkoutCore
         (Self.pageDown, 0, Self.second + 300 * Self.ms),
       ],
       now: 2 * Self.second)
-    #expect(events == Array(repeating: .control("next", .press), count: 3))
+    // Each repeat is a press of its own, dated by its own event.
+    #expect(
+      events
+        == [0, 250, 283].map { .control("next", .press, pressedAt: Self.second + $0 * Self.ms) })
+  }
+
+  @Test func aKeyDownTimestampIsKeptToTheMicrosecondHoweverLateItIsRead() throws {
+    let rig = try Rig()
+    let down = 42 * Self.second + 123_456_000
+    // Read 3 s later (a loop held up): the press is still the key-down event's instant.
+    let events = try rig.keys(
+      [(Self.pageDown, 1, down), (Self.pageDown, 0, down + 90 * Self.ms)],
+      now: down + 3 * Self.second)
+    #expect(events == [.control("next", .press, pressedAt: down)])
+  }
+
+  @Test func aDeviceOffTheMonotonicClockGivesNoPressInstant() throws {
+    let devices = FakeKeyDevices()
+    try devices.plug(Self.clicker, monotonicClock: false)
+    let plugin = try USBRemoteInput(
+      instance: Self.instance("device: Logitech USB Receiver"), system: devices, clock: { 0 })
+    try plugin.start(PluginContext(id: "r", logger: Logger(), speed: 1, claimTerminal: { _ in }))
+    // Its timestamps are wall-clock time: the loop's instant decides, and no press instant is
+    // claimed.
+    for event in FakeKeyDevices.key(Self.pageDown, 1, at: 1_767_592_800 * Self.second)
+      + FakeKeyDevices.key(Self.pageDown, 0, at: 1_767_592_800 * Self.second + 80 * Self.ms)
+    {
+      try devices.send([event], to: Self.clicker.devnode)
+    }
+    var events: [InputEvent] = []
+    for watched in plugin.watchedDescriptors {
+      events += try plugin.handleReady(watched.descriptor, .readable, at: 5 * Self.second)
+    }
+    #expect(events == [.control("next", .press, pressedAt: nil)])
   }
 
   @Test func aTornReadIsCompletedByTheNextRead() throws {
@@ -174,7 +209,8 @@ import WorkoutCore
     try rig.devices.sendBytes(Array(bytes[..<cut]), to: Self.clicker.devnode)
     #expect(try rig.readAll(now: 2 * Self.second).isEmpty)
     try rig.devices.sendBytes(Array(bytes[cut...]), to: Self.clicker.devnode)
-    #expect(try rig.readAll(now: 2 * Self.second) == [.control("next", .press)])
+    #expect(
+      try rig.readAll(now: 2 * Self.second) == [.control("next", .press, pressedAt: Self.second)])
   }
 
   @Test func theKeypadProfileComposesAndRunsTheWorkout() throws {
@@ -189,7 +225,7 @@ import WorkoutCore
     #expect(
       events == [
         .compose(.digit(1), otherwise: nil), .compose(.digit(2), otherwise: nil),
-        .compose(.confirm, otherwise: .control("start", .press)),
+        .compose(.confirm, otherwise: .control("start", .press, pressedAt: 3 * Self.second)),
         .compose(.delete, otherwise: .action(.engine(.reset))), .action(.engine(.lap)),
       ])
     #expect(rig.lines.contains { $0.contains("unmapped key") && $0.contains("KEY_KP9") })
@@ -245,7 +281,7 @@ import WorkoutCore
     let events = try rig.keys(
       [(Self.pageDown, 1, 3 * Self.second), (Self.pageDown, 0, 3 * Self.second + 50 * Self.ms)],
       now: 4 * Self.second)
-    #expect(events == [.control("next", .press)])
+    #expect(events == [.control("next", .press, pressedAt: 3 * Self.second)])
   }
 
   @Test func withoutUdevRescansWithBackoffFindItAgain() throws {

@@ -59,6 +59,22 @@ import Testing
     #expect(changes.last?.instant == 100_300_000_000)
   }
 
+  @Test func aTimestampNoClockCanHaveIsHeldToTheRangeInsteadOfOverflowing() {
+    // 24 bytes from a device are whatever it wrote: seconds near Int64's limits, microseconds
+    // past a second or negative.
+    let wild = [
+      EvdevEvent(seconds: .max, microseconds: .max, type: 1, code: 2, value: 1),
+      EvdevEvent(seconds: .min, microseconds: .min, type: 1, code: 2, value: 0),
+      EvdevEvent(seconds: 7, microseconds: 3_000_000, type: 1, code: 2, value: 1),
+    ]
+    #expect(
+      wild.map(\.nanoseconds) == [
+        9_223_372_035_999_999_000, -9_223_372_035_000_000_000, 7_999_999_000,
+      ])
+    var filter = EvdevKeyFilter()
+    #expect(filter.keyChanges(wild).changes.map(\.instant) == wild.map(\.nanoseconds))
+  }
+
   @Test func afterSynDroppedEverythingUpToTheNextReportIsDiscarded() {
     var filter = EvdevKeyFilter()
     let events = [

@@ -16,6 +16,7 @@ public final class FakeKeyDevices: KeyDeviceSystem {
   private struct Plugged {
     var info: InputDeviceInfo
     var keyboard: Bool
+    var monotonicClock: Bool
     var readEnd: FileDescriptor
     var writeEnd: FileDescriptor
     var held: Set<UInt16> = []
@@ -39,11 +40,16 @@ public final class FakeKeyDevices: KeyDeviceSystem {
     self.layout = layout
   }
 
-  /// Plugs in a device. `keyboard` false makes a buttons-only node (a presenter's mouse).
-  public func plug(_ info: InputDeviceInfo, keyboard: Bool = true) throws(SystemError) {
+  /// Plugs in a device. `keyboard` false makes a buttons-only node (a presenter's mouse);
+  /// `monotonicClock` false one whose events cannot be stamped on the monotonic clock (a
+  /// kernel refusing `EVIOCSCLOCKID`).
+  public func plug(_ info: InputDeviceInfo, keyboard: Bool = true, monotonicClock: Bool = true)
+    throws(SystemError)
+  {
     let pipe = try FileDescriptor.pipe(nonBlocking: true)
     plugged[info.devnode] = Plugged(
-      info: info, keyboard: keyboard, readEnd: pipe.readEnd, writeEnd: pipe.writeEnd)
+      info: info, keyboard: keyboard, monotonicClock: monotonicClock, readEnd: pipe.readEnd,
+      writeEnd: pipe.writeEnd)
     notify()
   }
 
@@ -98,7 +104,8 @@ public final class FakeKeyDevices: KeyDeviceSystem {
       throw SystemError(operation: "open", path: device.devnode, errno: .noSuchFile)
     }
     return FakeKeyDevice(
-      system: self, info: entry.info, keyboard: entry.keyboard, fd: entry.readEnd)
+      system: self, info: entry.info, keyboard: entry.keyboard,
+      monotonicClock: entry.monotonicClock, fd: entry.readEnd)
   }
 
   public func makeMonitor() throws(SystemError) -> any KeyHotplugMonitor {
@@ -158,15 +165,19 @@ public final class FakeKeyDevices: KeyDeviceSystem {
 final class FakeKeyDevice: KeyDevice {
   let info: InputDeviceInfo
   let fileDescriptor: FileDescriptor
-  let usesMonotonicClock = true
+  let usesMonotonicClock: Bool
   let hasKeyboardKeys: Bool
   private weak var system: FakeKeyDevices?
   private var isGrabbed = false
 
-  init(system: FakeKeyDevices, info: InputDeviceInfo, keyboard: Bool, fd: FileDescriptor) {
+  init(
+    system: FakeKeyDevices, info: InputDeviceInfo, keyboard: Bool, monotonicClock: Bool,
+    fd: FileDescriptor
+  ) {
     self.system = system
     self.info = info
     hasKeyboardKeys = keyboard
+    usesMonotonicClock = monotonicClock
     fileDescriptor = fd
   }
 

@@ -300,23 +300,26 @@ public final class GPIOButtonInput: InputPlugin {
       let what: String
       switch recognized.gesture {
       case .press(let button):
-        event = .control(buttons[button].control, .press)
+        event = .control(buttons[button].control, .press, pressedAt: recognized.pressedAt)
         what = "line=\(buttons[button].line)"
       case .longPress(let button):
-        event = .control(buttons[button].control, .longPress)
+        event = .control(
+          buttons[button].control, .longPress, pressedAt: recognized.pressedAt)
         what = "line=\(buttons[button].line)"
       case .combination(let index):
-        event = .control(combinations[index].control, .press)
+        event = .control(
+          combinations[index].control, .press, pressedAt: recognized.pressedAt)
         let combination = combinations[index]
         what = "lines=\(buttons[combination.first].line)+\(buttons[combination.second].line)"
       }
-      if case .control(let control, let gesture) = event {
+      if case .control(let control, let gesture, _) = event {
         context?.log(
           .debug, "gesture",
           [
             ("control", control), ("gesture", gesture.rawValue),
             (String(what.prefix { $0 != "=" }), String(what.drop { $0 != "=" }.dropFirst())),
             ("latency_us", String((now - recognized.instant) / 1_000)),
+            ("since_press_us", String((now - recognized.pressedAt) / 1_000)),
           ])
       }
       return event

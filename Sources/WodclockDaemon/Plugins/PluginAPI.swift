@@ -145,8 +145,11 @@ protocol PictureShowing: OutputPlugin {
 
 /// What an input reports.
 public enum InputEvent: Equatable, Sendable {
-  /// A gesture on a named control; the config's `controls:` says what it does.
-  case control(String, Gesture)
+  /// A gesture on a named control; the config's `controls:` says what it does. `pressedAt` is
+  /// when the button went down by the input's own kernel timestamp (monotonic nanoseconds: a
+  /// GPIO edge, an evdev key event), for a press as for a long press; nil for an input that has
+  /// none. A lane's finish is that instant, not the moment the loop got round to it.
+  case control(String, Gesture, pressedAt: Int64?)
   /// An action chosen by the input itself (the terminal keyboard's fixed keys).
   case action(ControlAction)
   /// Load the n-th preset of the config (1-based), as the keys 1–9 do.

@@ -46,6 +46,9 @@ public final class USBRemoteInput: InputPlugin {
   private var rescanWaits = USBRemoteInput.rescanBackoff
   private var missingReported = false
   private var lastInstant: Int64 = .min
+  /// Buttons whose press was dated by the loop, not by the device: one that cannot stamp its
+  /// events on the monotonic clock. Their gestures carry no press instant.
+  private var undatedPresses: Set<Int> = []
 
   private final class OpenNode {
     let device: any KeyDevice
@@ -320,7 +323,8 @@ public final class USBRemoteInput: InputPlugin {
     for change in changes {
       // Monotonic event timestamps date a press exactly; they never run ahead of the loop's
       // clock nor behind what was decided already.
-      var instant = device.usesMonotonicClock ? min(change.instant, now) : now
+      let dated = device.usesMonotonicClock
+      var instant = dated ? min(change.instant, now) : now
       instant = max(instant, lastInstant)
       lastInstant = instant
       guard let target = keyMap.targets[change.code] else {
@@ -332,7 +336,9 @@ public final class USBRemoteInput: InputPlugin {
         continue
       }
       if keyMap.repeating.contains(change.code) {
-        if change.kind != .up { events += Self.events(for: target, .press) }
+        if change.kind != .up {
+          events += Self.events(for: target, .press, pressedAt: dated ? instant : nil)
+        }
         continue
       }
       guard let button = buttons[change.code] else { continue }
@@ -340,6 +346,9 @@ public final class USBRemoteInput: InputPlugin {
       case .autoRepeat:
         continue  // the input core's repeat while held; the recogniser times the hold itself
       case .down, .up:
+        if change.kind == .down, !recognizer.isDown(button) {
+          if dated { undatedPresses.remove(button) } else { undatedPresses.insert(button) }
+        }
         let gestures = recognizer.change(button, down: change.kind == .down, at: instant)
         events += translate(gestures)
       }
@@ -375,19 +384,27 @@ public final class USBRemoteInput: InputPlugin {
       guard codesByButton.indices.contains(button),
         let target = keyMap.targets[codesByButton[button]]
       else { continue }
-      events += Self.events(for: target, gesture)
+      let pressedAt = undatedPresses.contains(button) ? nil : recognized.pressedAt
+      events += Self.events(for: target, gesture, pressedAt: pressedAt)
     }
     return events
   }
 
-  static func events(for target: RemoteKeyTarget, _ gesture: Gesture) -> [InputEvent] {
+  /// What a key's gesture does; `pressedAt` is when its key went down, by the device's clock.
+  static func events(for target: RemoteKeyTarget, _ gesture: Gesture, pressedAt: Int64?)
+    -> [InputEvent]
+  {
     switch target {
-    case .control(let name): return [.control(name, gesture)]
+    case .control(let name): return [.control(name, gesture, pressedAt: pressedAt)]
     // A held key still does what it says: once, when the hold is recognised.
     case .preset(let number): return [.loadPresetNumber(number)]
     case .action(let action): return [.action(.engine(action))]
     case .compose(let key, let otherwise):
-      return [.compose(key, otherwise: otherwise.flatMap { events(for: $0, gesture).first })]
+      return [
+        .compose(
+          key, otherwise: otherwise.flatMap { events(for: $0, gesture, pressedAt: pressedAt).first }
+        )
+      ]
     case .nothing: return []
     }
   }

@@ -241,6 +241,8 @@ extension Daemon: LinkDaemonAccess {
     case .engine(let engineAction): return .some(link.forward(engineAction))
     case .load(let name): return .some(link.forward(load: .preset(name), start: false))
     case .mute: return nil
+    // A lane's button belongs to the clock its lanes are run on.
+    case .lane: return nil
     }
   }
 

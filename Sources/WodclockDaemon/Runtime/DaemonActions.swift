@@ -8,11 +8,15 @@ import WorkoutCore
 
 extension Daemon: CommandActions {
   /// Performs an action from any source. Returns the refusal or failure, if any. A load over a
-  /// running or paused workout is refused `busy` unless `replacing`.
+  /// running or paused workout is refused `busy` unless `replacing`. A lane's action here has
+  /// no press instant (the socket, a keyboard's key): it happens `now`.
   @discardableResult
   func perform(_ action: ControlAction, replacing: Bool = false, at now: Int64)
     -> CommandFailure?
   {
+    if case .lane(let what, let lane) = action {
+      return laneAction(what, lane: lane, pressedAt: nil, at: now)
+    }
     if let forwarded = forwardToLeader(action) { return forwarded }
     if case .load(let name) = action {
       return load(resolved: .preset(name), replacing: replacing, start: false, at: now)
@@ -35,8 +39,8 @@ extension Daemon: CommandActions {
         logger.info(
           "action refused", [("action", engineAction.rawValue), ("reason", error.reason)])
       }
-    case .load:
-      break  // carried out by load(resolved:) before the switch
+    case .load, .lane:
+      break  // carried out by load(resolved:) and laneAction before the switch
     case .mute:
       setMuted(!frames.muted, at: now)
     }
@@ -55,16 +59,21 @@ extension Daemon: CommandActions {
   func handle(_ events: [InputEvent], at now: Int64) {
     for event in events {
       switch event {
-      case .control(let name, let gesture):
+      case .control(let name, let gesture, let pressedAt):
         guard let action = configuration.control(named: name)?.actions[gesture] else {
           logger.debug("control has no action", [("control", name), ("gesture", gesture.rawValue)])
           continue
         }
-        if case .load(let preset) = action {
+        switch action {
+        case .load(let preset):
           loadAtTheWall(.preset(preset), at: now)
-          continue
+        case .lane(let what, let lane):
+          // The lane's time is the press, by the input's own timestamp, however late the loop
+          // got round to it.
+          _ = laneAction(what, lane: lane, pressedAt: pressedAt, at: now)
+        case .engine, .mute:
+          perform(action, at: now)
         }
-        perform(action, at: now)
       case .action(let action):
         perform(action, at: now)
       case .loadPresetNumber(let number):
