@@ -12,6 +12,26 @@ extension WorkoutEngine {
     return makeSnapshot(position)
   }
 
+  /// The workout's time at `instant`, which may be earlier than the latest instant the engine
+  /// was given: a button's press, dated by the kernel and decided at its release. Since its
+  /// last start or resume the engine's time runs with the clock, and a pause or the finish
+  /// only freezes it, so any instant from then to the freeze is placed exactly. Nil before
+  /// that run began, after the freeze, while idle, and before the workout proper (the
+  /// count-in).
+  public func workoutTime(at instant: EngineInstant) -> TimeSpan? {
+    guard state.phase != .idle, let workoutStart = state.workoutStart else { return nil }
+    let (time, overflow) = instant.nanoseconds.subtractingReportingOverflow(state.origin)
+    guard !overflow, time >= workoutStart else { return nil }
+    if state.phase == .running {
+      // The run resumed at engine time `frozenTime` (0 for a run from the start): an instant
+      // before it fell in the pause.
+      guard time >= state.frozenTime else { return nil }
+    } else if time > state.frozenTime {
+      return nil
+    }
+    return TimeSpan(nanoseconds: time - workoutStart)
+  }
+
   /// Where the engine is, walked forward to an instant.
   private struct Position {
     var index: Int

@@ -6,6 +6,7 @@
 import Configuration
 import ControlProtocol
 import HardwareKit
+import JSONKit
 import Testing
 
 @testable import WodclockDaemon
@@ -72,38 +73,56 @@ private let config = """
   """
 
 @Suite struct LaneButtonTests {
-  @Test func aPressReachesTheLaneActionWithTheInstantItsButtonWentDown() throws {
+  /// The lane's entry of the status's heat.
+  private func lane(_ number: Int, of clock: InProcessDaemon) throws -> JSONValue? {
+    try clock.status()["heat"]?["lanes"]?.arrayValue?.first {
+      $0["lane"]?.intValue == Int64(number)
+    }
+  }
+
+  @Test func aFinishIsTheWorkoutsTimeAtTheInstantItsButtonWentDown() throws {
     let presses = ScriptedPresses()
     let clock = try InProcessDaemon(config: config, kinds: [.scriptedPresses(presses)])
     clock.start()
-    let pressed = clock.time.monotonic + 2_000_000_000 + 7_123_456
-    // Decided 180 ms after the press (held 150 ms, then the release's debounce), and undone
-    // by a long press 800 ms after its own press.
-    let undone = pressed + 5_000_000_000
+    clock.input(.control("start", .press, pressedAt: clock.time.monotonic))
+    clock.run(for: 20)
+    // The workout's time now, and the press 3.5 s ago to the nanosecond.
+    let elapsedNow = try #require(clock.status()["elapsed_s"]?.doubleValue)
+    let pressed = clock.time.monotonic - 3_500_000_000 + 7_123_456
+    let expected = ((elapsedNow * 1_000).rounded() - 3_500 + 7).rounded(.down) / 1_000
+    // Decided 180 ms after the press (held 150 ms, then the release's debounce).
     presses.script = [
-      (pressed + 180_000_000, .control("lane3", .press, pressedAt: pressed)),
-      (undone + 800_000_000, .control("lane3", .longPress, pressedAt: undone)),
+      (clock.time.monotonic + 180_000_000, .control("lane3", .press, pressedAt: pressed))
     ]
-    clock.run(for: 10)
-    let lines = clock.logLines(containing: "lane action")
-    #expect(lines.count == 2)
-    #expect(
-      lines.first?.hasSuffix(
-        "lane action action=finish lane=3 pressed_at_ns=\(pressed) late_us=180000") == true)
-    #expect(
-      lines.last?.hasSuffix(
-        "lane action action=undo lane=3 pressed_at_ns=\(undone) late_us=800000") == true)
+    clock.run(for: 1)
+    let finished = try #require(try lane(3, of: clock))
+    #expect(finished["state"]?.stringValue == "finished")
+    #expect(finished["finish_s"]?.doubleValue == expected)
     #expect(presses.script.isEmpty)
+
+    // A long press takes it back: the lane works again.
+    presses.script = [
+      (
+        clock.time.monotonic + 800_000_000,
+        .control("lane3", .longPress, pressedAt: clock.time.monotonic)
+      )
+    ]
+    clock.run(for: 1)
+    #expect(try lane(3, of: clock)?["state"]?.stringValue == "working")
+    #expect(try lane(3, of: clock)?["finish_s"]?.isNull == true)
   }
 
   @Test func aLaneActionWithoutAPressInstantHappensWhenItIsHandled() throws {
     let clock = try InProcessDaemon(config: config, kinds: [.scriptedPresses(ScriptedPresses())])
     clock.start()
-    let failure = clock.daemon.perform(.lane(.tiebreak, lane: 2), at: clock.time.monotonic)
-    #expect(failure == CommandFailure("unavailable", "heats are not set up yet"))
-    let lines = clock.logLines(containing: "lane action")
-    #expect(lines.count == 1)
-    #expect(lines.first?.contains("action=tiebreak lane=2") == true)
-    #expect(lines.first?.contains("pressed_at") == false)
+    // Before the start there is nothing to time.
+    let early = clock.daemon.perform(.lane(.finish, lane: 2), at: clock.time.monotonic)
+    #expect(early?.code == "refused")
+    clock.input(.control("start", .press, pressedAt: nil))
+    clock.run(for: 15)
+    let elapsed = try #require(clock.status()["elapsed_s"]?.doubleValue)
+    #expect(clock.daemon.perform(.lane(.tiebreak, lane: 2), at: clock.time.monotonic) == nil)
+    let tiebreaks = try lane(2, of: clock)?["tiebreaks_s"]?.arrayValue?.compactMap(\.doubleValue)
+    #expect(tiebreaks == [(elapsed * 1_000).rounded(.down) / 1_000])
   }
 }

@@ -53,16 +53,21 @@ extension Daemon {
   /// else at the instant the request is handled.
   func lane(_ request: LaneRequest, pressedAt: Int64?, at now: Int64) -> CommandFailure? {
     let instant = min(pressedAt ?? now, now)
-    let snapshot = host.snapshot(at: timeBase.engineInstant(atMonotonic: instant))
+    let runState = runState(at: now)
     let failure = heatDesk.record(
-      request, elapsed: snapshot.elapsed, runState: snapshot.runState)
+      request, elapsed: host.workoutTime(at: timeBase.engineInstant(atMonotonic: instant)),
+      runState: runState)
     if let failure {
       logger.info(
         "lane input refused",
-        [("lane", String(request.lane)), ("op", request.operation.name), ("reason", failure.message)])
+        [
+          ("lane", String(request.lane)), ("op", request.operation.name),
+          ("reason", failure.message),
+        ])
     } else if let pressedAt {
       logger.debug(
-        "lane input", [("lane", String(request.lane)), ("latency_us", String((now - pressedAt) / 1_000))])
+        "lane input",
+        [("lane", String(request.lane)), ("latency_us", String((now - pressedAt) / 1_000))])
     }
     publish(cues: [], at: now, force: true)
     return failure
@@ -78,7 +83,8 @@ extension Daemon {
     default:
       return CommandFailure(
         "refused",
-        "class scores are for a For Time or an AMRAP; the loaded workout is \(plan.mode.name.rawValue)")
+        "class scores are for a For Time or an AMRAP; the loaded workout is \(plan.mode.name.rawValue)"
+      )
     }
     let workout = plan.label ?? host.preset.name
     let failure = heatDesk.recordClassScore(

@@ -12,6 +12,12 @@ extension Daemon {
   func laneAction(_ action: LaneAction, lane: Int, pressedAt: Int64?, at now: Int64)
     -> CommandFailure?
   {
+    let operation: LaneRequest.Operation
+    switch action {
+    case .finish: operation = .finish
+    case .undo: operation = .undo
+    case .tiebreak: operation = .tiebreak
+    }
     var fields = [("action", action.rawValue), ("lane", String(lane))]
     if let pressedAt {
       // Saturating: a timestamp is the input's, and a log line must not trap on it.
@@ -21,7 +27,10 @@ extension Daemon {
         ("late_us", overflow ? "unknown" : String(late / 1_000)),
       ]
     }
-    logger.info("lane action", fields)
-    return CommandFailure("unavailable", "heats are not set up yet")
+    logger.debug("lane action", fields)
+    // A timestamp from the future or from before the boot is not the press's: the request's
+    // own instant stands in for it.
+    let instant = pressedAt.flatMap { (0...now).contains($0) ? $0 : nil }
+    return self.lane(LaneRequest(lane: lane, operation), pressedAt: instant, at: now)
   }
 }

@@ -147,7 +147,8 @@ public final class Daemon {
   func start() {
     let now = clock.monotonic()
     heatDesk.restore(
-      today: today(), runState: host.snapshot(at: timeBase.engineInstant(atMonotonic: now)).runState)
+      today: today(), runState: host.snapshot(at: timeBase.engineInstant(atMonotonic: now)).runState
+    )
     supervisor.start(configuration, at: now)
     systemd.ready(host.snapshot(at: timeBase.engineInstant(atMonotonic: now)))
     publish(cues: [], at: now)

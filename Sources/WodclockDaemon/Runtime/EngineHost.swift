@@ -75,6 +75,12 @@ final class EngineHost {
     inPlace { $0.snapshot(at: instant) }
   }
 
+  /// The workout's time at an instant that may be earlier than the engine's latest (a press
+  /// dated by its input); nil where the engine cannot place it.
+  func workoutTime(at instant: EngineInstant) -> TimeSpan? {
+    inPlace { $0.workoutTime(at: instant) }
+  }
+
   /// The engine's next deadline.
   var nextDeadline: EngineInstant? { inPlace { $0.nextDeadline } }
 

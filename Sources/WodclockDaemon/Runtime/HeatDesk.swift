@@ -87,9 +87,11 @@ final class HeatDesk {
           results = EventResults(
             sheet: sheet, numberedLanes: settings.lanes, timeFormat: results.timeFormat)
         case .failure(let problem):
-          logger.warning("the saved heat sheet is not readable; lanes are numbered", [
-            ("path", sheetPath), ("error", problem.diagnostics.first?.message ?? ""),
-          ])
+          logger.warning(
+            "the saved heat sheet is not readable; lanes are numbered",
+            [
+              ("path", sheetPath), ("error", problem.diagnostics.first?.message ?? ""),
+            ])
         }
       } catch {
         logger.warning("cannot read the saved heat sheet", [("error", "\(error)")])
@@ -101,8 +103,10 @@ final class HeatDesk {
           try FileSystem.readTextFile(journalPath, ownFile: true))
         for skipped in journal.skipped {
           logger.warning(
-            skipped.isTorn ? "a torn last line of the lanes' journal skipped" : "a line of the"
-              + " lanes' journal skipped",
+            skipped.isTorn
+              ? "a torn last line of the lanes' journal skipped"
+              : "a line of the"
+                + " lanes' journal skipped",
             [("path", journalPath), ("line", String(skipped.line)), ("reason", skipped.reason)])
         }
         for refused in results.replay(journal.entries) {
@@ -181,7 +185,10 @@ final class HeatDesk {
     boardOn = false
     logger.info(
       "heat sheet loaded",
-      [("name", name), ("heats", String(sheet.heats.count)), ("athletes", String(sheet.entries.count))])
+      [
+        ("name", name), ("heats", String(sheet.heats.count)),
+        ("athletes", String(sheet.entries.count)),
+      ])
     return nil
   }
 
@@ -192,7 +199,8 @@ final class HeatDesk {
     } catch {
       return CommandFailure("failed", "cannot set the event's files aside: \(error)")
     }
-    results = EventResults(sheet: nil, numberedLanes: settings.lanes, timeFormat: results.timeFormat)
+    results = EventResults(
+      sheet: nil, numberedLanes: settings.lanes, timeFormat: results.timeFormat)
     heat = 0
     phase = nil
     boardOn = false
@@ -274,12 +282,16 @@ final class HeatDesk {
     let operation: LaneOperation
     switch request.operation {
     case .finish, .tiebreak:
-      guard let elapsed, runState == .running || runState == .paused else {
+      // The workout's time at the press: none before the start, during the count-in or a
+      // pause, or after the end.
+      guard let elapsed else {
         return CommandFailure(
           "refused",
           runState == .finished
             ? "the workout had ended; hint: 'lane reps \(request.lane) COUNT' records the reps"
-              + " at the cap" : "the heat's workout has not started")
+              + " at the cap"
+            : runState == .paused
+              ? "the workout is paused" : "the heat's workout has not started")
       }
       let milliseconds = elapsed.nanoseconds / 1_000_000
       operation =
@@ -300,12 +312,14 @@ final class HeatDesk {
     do throws(LaneRefusal) {
       try next.apply(entry)
     } catch {
-      return CommandFailure(error.code == .noSuchLane ? "no_such_lane" : "refused", error.description)
+      return CommandFailure(
+        error.code == .noSuchLane ? "no_such_lane" : "refused", error.description)
     }
     do throws(SystemError) {
       try append([entry.line], to: journalPath)
     } catch {
-      logger.error("a lane input could not be kept", [("entry", entry.line), ("error", "\(error)")])
+      logger.error(
+        "a lane input could not be kept", [("entry", entry.line), ("error", "\(error)")])
       return CommandFailure("failed", "the lane input could not be written to disk: \(error)")
     }
     results = next
@@ -512,7 +526,8 @@ final class HeatDesk {
     guard let sheet = results.sheet else {
       return .object(
         JSONObject([
-          ("name", .null), ("heats", .array([])), ("current", heat > 0 ? .integer(Int64(heat)) : .null),
+          ("name", .null), ("heats", .array([])),
+          ("current", heat > 0 ? .integer(Int64(heat)) : .null),
           ("lanes", .integer(Int64(results.numberedLanes))),
         ]))
     }
