@@ -47,7 +47,7 @@ public struct HeatLines: Sendable, Equatable {
 
   /// The next monotonic millisecond after `milliseconds` at which the countdown shows another
   /// second, or nil when it shows none or has reached the start.
-  static func nextCountdownChange(_ board: LaneBoard, after milliseconds: Int64) -> Int64? {
+  public static func nextCountdownChange(_ board: LaneBoard, after milliseconds: Int64) -> Int64? {
     guard board.phase == .callUp, let starts = board.startsAt.map({ $0 / 1_000_000 }) else {
       return nil
     }
