@@ -24,6 +24,8 @@ public struct TerminalFrame: Sendable, Hashable {
   public var status: String?
   /// Something that needs attention now ("press r again to reset").
   public var message: String?
+  /// A heat's line under the clock: the finished lanes (`L3 7:42  L1 7:50`), or its call-up.
+  public var lanes: String?
   /// How the header shows the time of day when the workout is not the clock mode.
   public var headerClockFace: ClockFace
 
@@ -78,6 +80,7 @@ private struct Layout {
     case phase
     case rounds
     case label
+    case lanes
     case tempo
     case progress
     case message
@@ -86,7 +89,7 @@ private struct Layout {
 
   /// The order lines are given up when rows run short.
   static let dropOrder: [Piece] = [
-    .status, .progress, .label, .header, .tempo, .rounds, .phase, .message,
+    .status, .progress, .label, .header, .tempo, .rounds, .lanes, .phase, .message,
   ]
 
   /// A block-font choice for the main time.
@@ -148,6 +151,7 @@ private struct Layout {
     case .phase: !phaseText.isEmpty
     case .rounds: !TimeText.rounds(snapshot, words: frame.words).isEmpty
     case .label: snapshot.label.map { !$0.isEmpty } == true
+    case .lanes: frame.lanes.map { !$0.isEmpty } == true
     case .tempo: snapshot.tempo != nil
     case .progress: !isClock && snapshot.segmentProgress != nil
     case .message: frame.message.map { !$0.isEmpty } == true
@@ -174,7 +178,9 @@ private struct Layout {
 
     let above = pieces.contains(.phase) && slack > 0 ? 1 : 0
     slack -= above
-    let below = pieces.contains { [.rounds, .label, .tempo, .progress, .message].contains($0) }
+    let below = pieces.contains {
+      [.rounds, .label, .lanes, .tempo, .progress, .message].contains($0)
+    }
     let gapBelow = below && slack > 0 ? 1 : 0
     slack -= gapBelow
     let top = slack / 2
@@ -196,6 +202,10 @@ private struct Layout {
     output += Array(repeating: blank, count: gapBelow)
     if pieces.contains(.rounds) { output.append(roundsLine()) }
     if pieces.contains(.label) { output.append(labelLine()) }
+    if pieces.contains(.lanes) {
+      let text = Cells.sanitized(frame.lanes ?? "")
+      output.append(centered(StyledRow(Cells.truncated(text, to: columns - 2), caption)))
+    }
     if pieces.contains(.tempo) { output.append(tempoLine(withTrack: !hasVerticalTrack(digits))) }
     if pieces.contains(.progress) { output.append(progressLine()) }
     if pieces.contains(.message) {

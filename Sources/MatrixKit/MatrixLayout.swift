@@ -34,8 +34,12 @@ public struct MatrixLayout: Sendable, Hashable {
   ///   digits would be shorter than the text), a three-row bar.
   ///
   /// Whether the digits keep room enough for a font is `fits(textHeight:width:height:)`.
+  ///
+  /// With `lanes` (a heat's finished lanes or its call-up, see ``lanes(width:height:textHeight:)``)
+  /// the layout has a caption line wherever it can: under the digits on a 32-row panel, which
+  /// are shorter for it.
   public static func standard(
-    width: Int, height: Int, tempo: Bool = false, textHeight: Int = 5
+    width: Int, height: Int, tempo: Bool = false, lanes: Bool = false, textHeight: Int = 5
   ) -> MatrixLayout {
     let none = PixelRect(x: 0, y: 0, width: 0, height: 0)
     let line = max(1, textHeight)
@@ -89,6 +93,14 @@ public struct MatrixLayout: Sendable, Hashable {
       layout.time = PixelRect(
         x: 0, y: line + 2, width: width - tempoWidth - (tempo ? 2 : 0),
         height: height - bar - (line + 3))
+      // The lanes' line under the digits, a blank row above it and one above the bar, when
+      // the digits keep their least height.
+      let captionY = height - bar - 1 - line
+      let shorter = captionY - 1 - layout.time.y
+      if lanes, !tempo, shorter >= max(DigitFont.minimumHeight, line) {
+        layout.caption = PixelRect(x: 0, y: captionY, width: width, height: line)
+        layout.time.height = shorter
+      }
       if tempo {
         layout.tempo = PixelRect(
           x: width - tempoWidth, y: 0, width: tempoWidth, height: height - bar - 1)
@@ -115,6 +127,26 @@ public struct MatrixLayout: Sendable, Hashable {
         layout.tempo = PixelRect(
           x: width - tempoWidth, y: timeY - 1, width: tempoWidth, height: layout.time.height + 2)
       }
+    }
+    return layout
+  }
+
+  /// The layout of a heat's lanes: ``standard(width:height:tempo:lanes:textHeight:)`` with
+  /// `lanes`, and where no caption line is left (a 16-row panel, a tall font) the word's line
+  /// carries the lanes instead of the word and the counter.
+  public static func lanes(width: Int, height: Int, textHeight: Int = 5) -> MatrixLayout {
+    var layout = standard(width: width, height: height, lanes: true, textHeight: textHeight)
+    guard layout.caption.isEmpty else { return layout }
+    let none = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    if layout.counter != layout.label {
+      // The wide panel's side column: the counter's line, the word and the counter sharing
+      // the first.
+      layout.caption = layout.counter
+      layout.counter = layout.label
+    } else {
+      layout.caption = layout.label
+      layout.label = none
+      layout.counter = none
     }
     return layout
   }

@@ -14,6 +14,8 @@ public import WorkoutCore
 public struct MatrixRenderer: Sendable {
   public var layout: MatrixLayout
   public var tempoLayout: MatrixLayout
+  /// The layout while a heat's lanes show (``HeatLines``): a line for them under the digits.
+  public var lanesLayout: MatrixLayout
   public var tokens: DesignTokens
   public var words: DisplayWords
   /// The clock face when the snapshot carries none.
@@ -38,6 +40,7 @@ public struct MatrixRenderer: Sendable {
     fontHasArrows = self.font.supports("↓↑")
     layout = .standard(width: width, height: height, textHeight: self.font.height)
     tempoLayout = .standard(width: width, height: height, tempo: true, textHeight: self.font.height)
+    lanesLayout = .lanes(width: width, height: height, textHeight: self.font.height)
     self.tokens = tokens
     self.words = words
     self.face = face
@@ -46,22 +49,38 @@ public struct MatrixRenderer: Sendable {
 
   /// Renders one frame into a new framebuffer.
   public func render(
-    _ snapshot: WorkoutSnapshot, timeOfDay: TimeOfDay, milliseconds: Int64
+    _ snapshot: WorkoutSnapshot, timeOfDay: TimeOfDay, milliseconds: Int64,
+    lanes: LaneBoard? = nil
   ) -> Framebuffer {
     var buffer = Framebuffer(
       width: layout.width, height: layout.height, fill: tokens.color(for: .background))
-    render(snapshot, timeOfDay: timeOfDay, milliseconds: milliseconds, into: &buffer)
+    render(snapshot, timeOfDay: timeOfDay, milliseconds: milliseconds, lanes: lanes, into: &buffer)
     return buffer
   }
 
+  /// The heat's part of the picture at `milliseconds`, or nil: none, nothing to show yet, or a
+  /// tempo workout (whose column takes the room).
+  public func heatLines(_ snapshot: WorkoutSnapshot, lanes: LaneBoard?, milliseconds: Int64)
+    -> HeatLines?
+  {
+    guard snapshot.tempo == nil, let lanes else { return nil }
+    return HeatLines(lanes, milliseconds: milliseconds)
+  }
+
   /// Renders one frame into `buffer` (reused between frames to spare the allocation).
+  /// `milliseconds` is the monotonic clock: the blink phases, and with `lanes` (a heat's) the
+  /// countdown of a call-up and the turns of the lanes' line, follow it.
   public func render(
     _ snapshot: WorkoutSnapshot, timeOfDay: TimeOfDay, milliseconds: Int64,
-    into buffer: inout Framebuffer
+    lanes: LaneBoard? = nil, into buffer: inout Framebuffer
   ) {
-    let layout = snapshot.tempo != nil ? tempoLayout : self.layout
+    let heat = heatLines(snapshot, lanes: lanes, milliseconds: milliseconds)
+    let layout = heat != nil ? lanesLayout : snapshot.tempo != nil ? tempoLayout : self.layout
     buffer.clear(to: tokens.color(for: .background))
-    let phaseColor = tokens.color(for: snapshot)
+    // A call-up draws its title and countdown in the colour of a count-in: what comes is a
+    // start.
+    let callUp = heat?.countdown != nil || heat?.title != nil
+    let phaseColor = callUp ? tokens.color(for: .getReady) : tokens.color(for: snapshot)
     let captionColor = tokens.color(for: .caption)
     let font = self.font
     let scale = layout.textScale
@@ -78,7 +97,9 @@ public struct MatrixRenderer: Sendable {
     } else if let display = snapshot.display {
       timeText = TimeText.format(display)
     }
-    if snapshot.runState == .paused,
+    if callUp {
+      timeText = heat?.countdown
+    } else if snapshot.runState == .paused,
       !BlinkRates.isLit(
         periodMilliseconds: tokens.blink.pausePeriodMilliseconds, atMilliseconds: milliseconds)
     {
@@ -98,13 +119,18 @@ public struct MatrixRenderer: Sendable {
     // The phase word and the counter. The time of day has no phase: its line carries the
     // snapshot's label instead (the next class on the idle screen), cut to fit.
     var label = words.word(for: snapshot)
-    if snapshot.mode == .clock {
+    if callUp {
+      label = heat?.title ?? ""
+    } else if snapshot.mode == .clock {
       label = snapshot.label ?? ""
       let room = layout.label.width
       while !label.isEmpty && font.width(of: label, scale: scale) > room { label.removeLast() }
     }
-    let counter = counterText(snapshot, maxWidth: layout.counter.width, scale: scale)
-    if layout.label == layout.counter {
+    let counter =
+      callUp ? "" : counterText(snapshot, maxWidth: layout.counter.width, scale: scale)
+    if layout.label.isEmpty {
+      // The lanes have the line (a panel with no other).
+    } else if layout.label == layout.counter {
       let region = layout.label
       var scale = scale
       var counterWidth = font.width(of: counter, scale: scale)
@@ -140,7 +166,19 @@ public struct MatrixRenderer: Sendable {
     // The caption: the movement line when the workout has a whiteboard (the movement now, or
     // the next one before it comes), else the segment's label, else the preset name. A
     // movement line too wide for its place scrolls through it; anything else is cut.
-    if !layout.caption.isEmpty, snapshot.mode != .clock {
+    if let heat, !layout.caption.isEmpty {
+      // The heat's line: the lanes, in turns when they do not fit at once. Where it took the
+      // word's line, the call-up's title is its first turn.
+      let turns = heatTurns(heat, layout: layout)
+      if !turns.isEmpty {
+        let text = turns[HeatLines.turn(of: turns.count, at: milliseconds)]
+        let width = font.width(of: text)
+        let x =
+          layout.caption.width >= layout.width
+          ? layout.caption.x + (layout.caption.width - width) / 2 : layout.caption.x
+        font.draw(text, x: x, y: layout.caption.y, color: captionColor, into: &buffer)
+      }
+    } else if !layout.caption.isEmpty, snapshot.mode != .clock {
       if let offset = captionScroll(snapshot, layout: layout) {
         // Drawn on a strip of the caption's size, so that it scrolls within its place and
         // not over the digits beside it.
@@ -242,6 +280,31 @@ public struct MatrixRenderer: Sendable {
     let layout = snapshot.tempo != nil ? tempoLayout : self.layout
     return captionScroll(snapshot, layout: layout) == nil
       ? nil : Int(Self.scrollMillisecondsPerPixel)
+  }
+
+  /// The turns of the heat's line in `layout`: where the lanes took the word's line, the
+  /// call-up's title is the first.
+  private func heatTurns(_ heat: HeatLines, layout: MatrixLayout) -> [String] {
+    guard !layout.caption.isEmpty else { return [] }
+    var items = heat.items
+    if layout.label.isEmpty, let title = heat.title { items.insert(title, at: 0) }
+    return HeatLines.turns(items, width: layout.caption.width, font: font)
+  }
+
+  /// The next monotonic millisecond after `milliseconds` at which the heat's part of the
+  /// picture changes by itself (another second of a call-up's countdown, another turn of the
+  /// lanes' line), or nil: an output asks for a frame then.
+  public func nextHeatChange(
+    _ snapshot: WorkoutSnapshot, lanes: LaneBoard?, after milliseconds: Int64
+  ) -> Int64? {
+    guard let lanes, let heat = heatLines(snapshot, lanes: lanes, milliseconds: milliseconds)
+    else { return nil }
+    var next = HeatLines.nextCountdownChange(lanes, after: milliseconds)
+    if heatTurns(heat, layout: lanesLayout).count > 1 {
+      let turn = HeatLines.nextTurn(after: milliseconds)
+      next = min(next ?? turn, turn)
+    }
+    return next
   }
 
   /// The period of whatever blinks now, or nil: an output asks for a frame at each half period.

@@ -16,6 +16,8 @@ public enum SoundKey: Sendable, Hashable {
   case beeps([Int64])
   /// A spoken line, by its text.
   case voice(String)
+  /// The part of an announcement being said (one at a time: each replaces the last).
+  case announcement
 }
 
 /// Every clip the speaker can play, at one sample rate (the device's), built by the caller at
@@ -141,6 +143,26 @@ public struct SoundSchedule: Sendable {
       }
     }
     entries.sort { $0.start < $1.start }
+  }
+
+  /// Plays `part` from `instant` between the cues: it cuts nothing and holds no cue back (a
+  /// cue before it still plays), and any cue cuts it as it cuts what plays (an announcement,
+  /// which waits for the room a cue leaves). Nothing plays when the bank lacks the sound.
+  public mutating func playBetweenCues(_ part: Part, at instant: Int64, bank: SoundBank) {
+    guard let clip = bank[part.sound], !clip.samples.isEmpty else { return }
+    let start = instant + max(0, part.offset)
+    let gain = part.gain.isFinite ? max(0, min(1, part.gain)) : 0
+    entries.append(
+      Entry(
+        sound: part.sound, start: start, end: start + clip.duration, gain: gain, cut: nil,
+        channel: part.channel, cueInstant: instant, priority: .min))
+    entries.sort { $0.start < $1.start }
+  }
+
+  /// Forgets every entry of `sound`, played or not: before its clip in the bank is replaced,
+  /// once all of it is written.
+  public mutating func forget(sound: SoundID) {
+    entries.removeAll { $0.sound == sound }
   }
 
   /// Silences everything from `instant` on, with a short fade (mute, quiet hours, stop, and a

@@ -122,6 +122,11 @@ public struct SpeakerPlayer: Sendable {
   /// than on a stream started for each sound.
   private var nextSoundingCue: Int64?
 
+  /// The announcements waiting to be voiced and said.
+  public private(set) var announcements = AnnouncementQueue()
+  /// The part of an announcement under way: its sound, and where the schedule has it.
+  private var saying: (sound: SoundID, start: Int64, end: Int64)?
+
   /// Whether the stream runs.
   public private(set) var isRunning = false
   /// When the running stream is fed next, and how many feeds it has had (the phase of the next).
@@ -179,12 +184,15 @@ public struct SpeakerPlayer: Sendable {
     schedule(delivered, foreseen: soon.filter { $0.due <= now + Self.lookAhead }, at: now)
   }
 
-  /// Silences everything from `now` on (mute, quiet hours): nothing foreseen is kept.
+  /// Silences everything from `now` on (mute, quiet hours): nothing foreseen is kept, and the
+  /// announcements waiting are dropped (they are not said later).
   public mutating func silence(nextChange: Int64?, at now: Int64) {
     self.nextChange = nextChange
     schedule.cut(from: now)
     foreseen = []
     nextSoundingCue = nil
+    announcements.removeAll()
+    saying = nil
   }
 
   /// Forgets every sound and cue (the output starts or stops).
@@ -248,6 +256,7 @@ public struct SpeakerPlayer: Sendable {
   /// What to do with the stream at `now`: start it shortly before a sound, or feed it while it
   /// runs. Forgets the sounds long over.
   public mutating func pump(at now: Int64) -> StreamAction {
+    followAnnouncements(at: now)
     schedule.discard(before: now - Self.idleGap)
     if isRunning { return .feed }
     guard let next = schedule.nextSound(from: now), next - now <= Self.startAhead else {
@@ -351,6 +360,11 @@ public struct SpeakerPlayer: Sendable {
     } else if isRunning, let nextFeed {
       add(max(now + 1, nextFeed))
     }
+    // An announcement waits for room between the cues, or for its part to be said: looked
+    // at again a little later.
+    if canPlay, announcements.nextPart != nil {
+      add(now + Self.announcementPoll)
+    }
     return wake
   }
 
@@ -372,6 +386,78 @@ public struct SpeakerPlayer: Sendable {
     let intoPeriod = (earliest % period + period) % period
     let next = earliest - intoPeriod + phase
     return next < earliest ? next + period : next
+  }
+
+  // MARK: - Announcements
+
+  /// How long before and after a part of an announcement no other sound may be: a cue is
+  /// never masked, and the words are not lost under a beep.
+  public static let announcementMargin: Int64 = 250_000_000
+  /// How often a waiting announcement looks for room between the cues.
+  public static let announcementPoll: Int64 = 100_000_000
+
+  /// Adds an announcement to say once its voice is made (``announcementTextsToVoice``) and
+  /// there is room between the cues. Returns the text of the oldest one dropped to make room
+  /// (see ``AnnouncementQueue/capacity``), if one was.
+  @discardableResult
+  public mutating func announce(_ text: String) -> String? {
+    announcements.add(text)
+  }
+
+  /// The texts whose voice is to be made for the announcements now, or nil.
+  public var announcementTextsToVoice: [String]? { announcements.textsToVoice }
+
+  /// The voice of ``announcementTextsToVoice`` is being made.
+  public mutating func announcementVoiceStarted() {
+    announcements.voiceStarted()
+  }
+
+  /// The voice being made for the announcements is in (nil: it failed). Returns the
+  /// announcements dropped for want of it.
+  @discardableResult
+  public mutating func announcementVoiceFinished(_ spoken: [String: PCMClip]?) -> [String] {
+    announcements.voiceFinished(spoken)
+  }
+
+  /// Forgets the announcements (the output stops).
+  public mutating func forgetAnnouncements() {
+    announcements.removeAll()
+    saying = nil
+  }
+
+  /// Follows the part of an announcement being said (said whole, or cut by a cue and to be
+  /// said again), and begins the next part at the first unwritten instant when there is room:
+  /// no sound from ``announcementMargin`` before it to as long after its end, and no cue
+  /// foreseen in that time.
+  private mutating func followAnnouncements(at now: Int64) {
+    let earliest = earliestUnwritten(at: now)
+    if let part = saying {
+      let entry = schedule.entries.first { $0.sound == part.sound && $0.start == part.start }
+      let cutShort = entry.map { $0.cut != nil } ?? (part.end > earliest)
+      if cutShort {
+        saying = nil
+        announcements.partInterrupted()
+      } else if part.end <= earliest {
+        saying = nil
+        announcements.partSaid()
+      } else {
+        return
+      }
+    }
+    guard let clip = announcements.nextPart else { return }
+    let quietFrom = earliest - Self.announcementMargin
+    let quietUntil = earliest + clip.duration + Self.announcementMargin
+    guard schedule.entries.allSatisfy({ $0.silentFrom <= quietFrom || $0.gain == 0 }) else {
+      return
+    }
+    if let cue = nextSoundingCue, cue > now, cue <= quietUntil { return }
+    guard let sound = bank.add(clip, as: .announcement) else { return }
+    // The previous part's entry is written whole: its clip is replaced now.
+    schedule.forget(sound: sound)
+    schedule.playBetweenCues(
+      SoundSchedule.Part(sound: sound, channel: .voice), at: earliest, bank: bank)
+    guard let entry = schedule.entries.first(where: { $0.sound == sound }) else { return }
+    saying = (sound, entry.start, entry.end)
   }
 
   // MARK: - The bank
@@ -413,7 +499,7 @@ public struct SpeakerPlayer: Sendable {
         if let clip = files[name] { _ = bank.add(clip, as: key) }
       case .beeps(let pattern):
         _ = bank.add(SoundSynthesis.beeps(pattern, sampleRate: sampleRate), as: key)
-      case .voice:
+      case .voice, .announcement:
         break
       }
     }

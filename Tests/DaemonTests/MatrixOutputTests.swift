@@ -111,6 +111,46 @@ import WorkoutCore
     #expect(try drain(terminal, output, frame: next) == [expected(next.snapshot)])
   }
 
+  /// A heat's finished lanes are drawn under the clock and take turns on a panel too small
+  /// for both: the output asks for a frame a wire time before each turn, and that frame shows
+  /// the next turn.
+  @Test func aHeatsLanesAreShownAndTheirTurnsComeOnTime() throws {
+    let (terminal, output) = try startedOutput()
+    defer {
+      output.stop()
+      try? terminal.close()
+    }
+    var engine = try emom()
+    let board = LaneBoard(
+      heat: 1, phase: .running,
+      lanes: [
+        LaneLine(lane: 1, athlete: "Anna", result: "4:01", place: 1),
+        LaneLine(lane: 2, athlete: "Ben", result: "4:30", place: 2),
+      ])
+    let renderer = MatrixRenderer(width: 32, height: 16)
+    func picture(_ frame: OutputFrame, milliseconds: Int64) -> [UInt8] {
+      renderer.render(
+        frame.snapshot, timeOfDay: TimeOfDay(hour: 10, minute: 0), milliseconds: milliseconds,
+        lanes: board
+      ).rgbBytes
+    }
+    var current = frame(&engine, at: 5.2, now: 99 * Self.second)
+    current.lanes = board
+    try output.render(current)
+    let first = picture(current, milliseconds: 99_000)
+    #expect(try drain(terminal, output, frame: current) == [first])
+    #expect(first != expected(current.snapshot), "the lanes are on the picture")
+    // The turns change every 3 s of the monotonic clock: at 102 s, a wire time ahead.
+    let lead: Int64 = 1542 * 10 * Self.second / 115_200
+    #expect(output.nextWakeUp(after: 101 * Self.second + 500_000_000) == 102 * Self.second - lead)
+    var early = frame(&engine, at: 7.9, now: 102 * Self.second - lead)
+    early.lanes = board
+    try output.render(early)
+    let second = picture(early, milliseconds: 102_000)
+    #expect(second != first)
+    #expect(try drain(terminal, output, frame: early) == [second])
+  }
+
   @Test func aFrameLeavesEarlyByItsWireTime() throws {
     let (terminal, output) = try startedOutput()
     defer {

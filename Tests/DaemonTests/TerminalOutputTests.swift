@@ -56,4 +56,23 @@ import WorkoutCore
     #expect(text.contains("\u{1B}[?1049l"))
     #expect(output.nextWakeUp(after: 0) == nil)
   }
+
+  @Test func aHeatsLineIsItsFinishedLanesOrItsCallUp() {
+    let running = LaneBoard(
+      heat: 2, phase: .running,
+      lanes: [
+        LaneLine(lane: 1, athlete: "Anna"),
+        LaneLine(lane: 2, athlete: "Ben", result: "7:50.9", place: 2),
+        LaneLine(lane: 3, athlete: "Cleo", result: "7:42.3", place: 1),
+      ])
+    #expect(TerminalOutput.lanesLine(running, at: 0) == "L3 7:42.3  L2 7:50.9")
+    var none = running
+    none.lanes = [LaneLine(lane: 1, athlete: "Anna")]
+    #expect(TerminalOutput.lanesLine(none, at: 0) == nil)
+    let callUp = LaneBoard(
+      heat: 3, phase: .callUp, startsAt: 200_000_000_000,
+      lanes: [LaneLine(lane: 1, athlete: "Anna"), LaneLine(lane: 2, athlete: "Ben")])
+    #expect(
+      TerminalOutput.lanesLine(callUp, at: 97_500_000_000) == "HEAT 3 in 1:43 · 1 Anna · 2 Ben")
+  }
 }

@@ -59,6 +59,22 @@ import WorkoutCore
       TerminalView.render(try Self.frames()[0], rows: 2, columns: 0, color: true) == ["", ""])
   }
 
+  /// A heat's line shows under the clock, between the label and the message, and is the
+  /// first of the lower lines given up when rows run short (before the phase word).
+  @Test func aHeatsLanesShowUnderTheClock() throws {
+    var frame = TerminalFrame(
+      snapshot: try Self.cindy(), timeOfDay: Self.evening, message: "press r again to reset")
+    let without = TerminalView.render(frame, rows: 24, columns: 80, color: false)
+    frame.lanes = "L3 7:42.3  L4 7:50.9"
+    let with = TerminalView.render(frame, rows: 24, columns: 80, color: false)
+    #expect(with.count == 24 && with.allSatisfy { $0.count == 80 })
+    let line = try #require(with.firstIndex { $0.contains("L3 7:42.3  L4 7:50.9") })
+    let label = try #require(with.firstIndex { $0.contains("5 pull-ups") })
+    let message = try #require(with.firstIndex { $0.contains("press r again") })
+    #expect(label < line && line < message)
+    #expect(!without.contains { $0.contains("L3 7:42.3") })
+  }
+
   @Test func bigDigitsOfTheMainTime() throws {
     let frame = TerminalFrame(snapshot: try Self.cindy(), timeOfDay: Self.evening)
     #expect(frame.snapshot.display == DisplayTime(seconds: 754, direction: .down))

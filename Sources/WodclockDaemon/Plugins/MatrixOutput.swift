@@ -263,14 +263,22 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
     // controller at the boundary (8N1: 10 bits per byte).
     var snapshot = frame.snapshot
     var civil = frame.civilTime
+    var instant = now
     let lead = transport.wireNanoseconds(
       byteCount: transport.frameLength(ledCount: wiring.ledCount))
     if lead > 0, let next = frame.nextChange, now >= next - lead, now < next,
       let ahead = frame.preview?(next)
     {
       (snapshot, civil) = ahead
+      instant = next
     }
-    MatrixPicture.draw(snapshot, civilTime: civil, frame: frame, renderer: &renderer, into: &buffer)
+    // A heat's countdown second or turn of its lanes' line that comes within the wire's time
+    // is drawn as it will be when the frame arrives.
+    if lead > 0, let change = nextHeatChange(frame, after: now), now >= change - lead {
+      instant = max(instant, change)
+    }
+    MatrixPicture.draw(
+      snapshot, civilTime: civil, frame: frame, at: instant, renderer: &renderer, into: &buffer)
     let time = TimeOfDay(hour: civil.hour, minute: civil.minute, second: civil.second)
     let level = frame.tokens.brightness(atMinuteOfDay: time.minuteOfDay) * maxBrightness / 100
     let (channels, budget) = pipeline.channels(buffer, wiring: wiring, brightnessPercent: level)
@@ -442,12 +450,23 @@ public final class MatrixOutput: OutputPlugin, FileReloading, PictureShowing {
       let half = Int64(period) * 500_000
       consider((now / half + 1) * half)
     }
+    // A heat's countdown and the turns of its lanes' line, a frame's wire time ahead (the
+    // change within it is drawn already).
+    if let change = nextHeatChange(frame, after: now + lead) { consider(change - lead) }
     // A movement line too wide for the panel moves a pixel each period (it follows the step's
     // time, so an instant a period on is as good as any).
     if let period = renderer.scrollPeriodMilliseconds(frame.snapshot) {
       consider(now + Int64(period) * 1_000_000)
     }
     return next
+  }
+
+  /// When the heat's part of `frame`'s picture changes next after `now` (monotonic
+  /// nanoseconds): another second of a call-up's countdown, another turn of the lanes' line.
+  private func nextHeatChange(_ frame: OutputFrame, after now: Int64) -> Int64? {
+    guard frame.overlay == nil, let lanes = frame.lanes else { return nil }
+    return renderer.nextHeatChange(frame.snapshot, lanes: lanes, after: now / 1_000_000)
+      .map { $0 * 1_000_000 }
   }
 
   public func stop() {

@@ -11,10 +11,12 @@ import WorkoutCore
 
 enum MatrixPicture {
   /// Draws `snapshot` as the time of day `civilTime` shows it, in the frame's tokens, words and
-  /// clock face; what blinks is lit or dark by the frame's monotonic clock.
+  /// clock face; what blinks is lit or dark by the frame's monotonic clock. The heat's lanes
+  /// (a call-up's countdown, the turns of the lanes' line) are drawn as at monotonic `instant`,
+  /// the frame's own unless the picture is drawn ahead of it.
   static func draw(
     _ snapshot: WorkoutSnapshot, civilTime: CivilTime, frame: OutputFrame,
-    renderer: inout MatrixRenderer, into buffer: inout Framebuffer
+    at instant: Int64? = nil, renderer: inout MatrixRenderer, into buffer: inout Framebuffer
   ) {
     renderer.tokens = frame.tokens
     renderer.words = frame.words
@@ -24,8 +26,17 @@ enum MatrixPicture {
       renderer.render(overlay, timeOfDay: time, into: &buffer)
       return
     }
-    renderer.render(
-      snapshot, timeOfDay: time, milliseconds: frame.monotonicNow / 1_000_000, into: &buffer)
+    let milliseconds = frame.monotonicNow / 1_000_000
+    if let lanes = frame.lanes,
+      renderer.heatLines(snapshot, lanes: lanes, milliseconds: milliseconds) != nil
+    {
+      // Blinking follows the frame's clock as without a heat; the heat's parts the instant's.
+      renderer.render(
+        snapshot, timeOfDay: time, milliseconds: (instant ?? frame.monotonicNow) / 1_000_000,
+        lanes: lanes, into: &buffer)
+      return
+    }
+    renderer.render(snapshot, timeOfDay: time, milliseconds: milliseconds, into: &buffer)
   }
 
   /// The picture of `frame` on a `width`×`height` matrix, its words in `font`.

@@ -106,6 +106,12 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
 
   // The voice.
   private var voiceJob: VoiceSynthesisJob?
+  /// The voice of announcements being made (a job of its own: the lines' voice is long, an
+  /// announcement's short).
+  private(set) var announcementJob: VoiceSynthesisJob?
+  /// The serial of the newest announcement seen: those after it are said. Nil until the first
+  /// frame after the start, whose announcements are old (said before, or while away).
+  private var lastAnnouncement: Int?
   /// Jobs given up while the loop watched their descriptors, cancelled at the next call.
   private var retiredJobs: [VoiceSynthesisJob] = []
 
@@ -162,6 +168,8 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
     self.context = context
     if clock == nil { clock = context.clock.monotonic }
     player.reset()
+    player.forgetAnnouncements()
+    lastAnnouncement = nil
     reopenWaits.reset()
     away = false
     open(at: now(0))
@@ -169,6 +177,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
 
   public var watchedDescriptors: [WatchedDescriptor] {
     var watched = voiceJob?.descriptors.map { WatchedDescriptor($0) } ?? []
+    watched += announcementJob?.descriptors.map { WatchedDescriptor($0) } ?? []
     if player.isRunning, watchesDescriptors, let playback {
       // No interest: epoll reports an error or a hang-up on any descriptor it watches.
       watched += playback.pollDescriptors.map { WatchedDescriptor($0.fileDescriptor, for: []) }
@@ -191,7 +200,13 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
     if synthesizer != nil, player.linesToVoice != nil { makeVoice(at: now) }
     if let retryAt, retryAt <= now { open(at: now) }
     let minute = frame.civilTime.hour * 60 + frame.civilTime.minute
-    if frame.muted || quietHours.contains(minuteOfDay: minute) {
+    let silent = frame.muted || quietHours.contains(minuteOfDay: minute)
+    takeAnnouncements(frame.announcements, silent: silent)
+    if announcementJob != nil { progressAnnouncements(at: now) }
+    if announcementJob == nil, player.announcementTextsToVoice != nil {
+      makeAnnouncementVoice(at: now)
+    }
+    if silent {
       player.silence(nextChange: frame.nextChange, at: now)
     } else {
       let ahead = frame.preview?.cues(until: now + SpeakerPlayer.idleGap) ?? []
@@ -213,6 +228,15 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
       progressVoice(at: now)
       return
     }
+    if let job = announcementJob, job.descriptors.contains(descriptor) {
+      progressAnnouncements(at: now)
+      // The next batch starts at once; what is made may be said at once.
+      if announcementJob == nil, player.announcementTextsToVoice != nil {
+        makeAnnouncementVoice(at: now)
+      }
+      pump(at: now)
+      return
+    }
     pump(at: now)
   }
 
@@ -220,6 +244,7 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
     var wake = player.nextWakeUp(after: now, canPlay: playback != nil)
     if let retryAt { wake = min(wake ?? retryAt, retryAt) }
     if let deadline = voiceJob?.deadline { wake = min(wake ?? deadline, deadline) }
+    if let deadline = announcementJob?.deadline { wake = min(wake ?? deadline, deadline) }
     return wake
   }
 
@@ -228,6 +253,9 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
     if let voiceJob { retiredJobs.append(voiceJob) }
     voiceJob = nil
     player.voiceCancelled()
+    if let announcementJob { retiredJobs.append(announcementJob) }
+    announcementJob = nil
+    player.forgetAnnouncements()
     stopStream()
     closeMusicControl()
     if let playback { retired.append(playback) }
@@ -466,6 +494,69 @@ public final class SpeakerOutput: OutputPlugin, FileReloading {
       player.voiceFinished(nil)
       context?.log(
         .warning, "no voice; the cues play their sounds only", [("error", error.description)])
+    }
+  }
+
+  // MARK: - Announcements
+
+  /// Takes the frame's announcements newer than the last seen: to be said, unless the speaker
+  /// is `silent` (muted, quiet hours) or has no voice, when they are passed over for good.
+  /// The first frame after the start only notes where they are.
+  private func takeAnnouncements(_ announcements: [Announcement], silent: Bool) {
+    guard let last = lastAnnouncement else {
+      lastAnnouncement = announcements.map(\.serial).max() ?? .min
+      return
+    }
+    let new = announcements.filter { $0.serial > last }.sorted { $0.serial < $1.serial }
+    guard let newest = new.last else { return }
+    lastAnnouncement = newest.serial
+    guard !silent, synthesizer != nil else { return }
+    for announcement in new {
+      if let dropped = player.announce(announcement.text) {
+        context?.log(
+          .warning, "too many announcements waiting; the oldest is not said",
+          [("text", dropped), ("waiting", "\(AnnouncementQueue.capacity)")])
+      }
+    }
+  }
+
+  /// Starts making the voice of the announcements waiting, in a child of their own.
+  private func makeAnnouncementVoice(at now: Int64) {
+    guard let synthesizer, let texts = player.announcementTextsToVoice else { return }
+    do throws(VoiceSynthesisError) {
+      announcementJob = try synthesizer.start(
+        texts: texts, language: player.lines.language.code, at: now)
+      player.announcementVoiceStarted()
+    } catch {
+      // Texts the voice cannot say, or no child: they are not said, and the next come anew.
+      player.announcementVoiceStarted()
+      announcementVoiceFailed(error)
+    }
+  }
+
+  /// Takes in what the announcements' child has made; once it is done, they are said.
+  private func progressAnnouncements(at now: Int64) {
+    guard let job = announcementJob else { return }
+    guard case .finished(let result) = job.handleReadable(at: now) else { return }
+    retiredJobs.append(job)
+    announcementJob = nil
+    switch result {
+    case .success(let spoken):
+      let dropped = player.announcementVoiceFinished(
+        spoken.mapValues { PCMClip(sampleRate: $0.sampleRate, samples: $0.samples) })
+      for text in dropped {
+        context?.log(.warning, "an announcement has no voice; not said", [("text", text)])
+      }
+    case .failure(let error):
+      announcementVoiceFailed(error)
+    }
+  }
+
+  private func announcementVoiceFailed(_ error: VoiceSynthesisError) {
+    for text in player.announcementVoiceFinished(nil) {
+      context?.log(
+        .warning, "cannot say an announcement",
+        [("text", text), ("error", error.description)])
     }
   }
 

@@ -5,6 +5,7 @@
 import Configuration
 import DisplayKit
 import HardwareKit
+import MatrixKit
 import WorkoutCore
 
 /// The clock in a terminal: huge digits, the phase colour, round/set/rep, label, progress.
@@ -118,6 +119,12 @@ public final class TerminalOutput: OutputPlugin {
       let half = Int64(period) * 500_000
       candidates.append((now / half + 1) * half)
     }
+    // A call-up's countdown shows each second.
+    if let lanes = frame.lanes,
+      let next = HeatLines.nextCountdownChange(lanes, after: now / 1_000_000)
+    {
+      candidates.append(next * 1_000_000)
+    }
     return candidates.min()
   }
 
@@ -143,7 +150,7 @@ public final class TerminalOutput: OutputPlugin {
     let now = frame.monotonicNow
     let colonPeriod = Int64(max(frame.tokens.blink.colonPeriodMilliseconds, 1)) * 1_000_000
     let pausePeriod = Int64(max(frame.tokens.blink.pausePeriodMilliseconds, 1)) * 1_000_000
-    let terminalFrame = TerminalFrame(
+    var terminalFrame = TerminalFrame(
       snapshot: frame.snapshot, tokens: frame.tokens, words: frame.words,
       timeOfDay: TimeOfDay(
         hour: frame.civilTime.hour, minute: frame.civilTime.minute, second: frame.civilTime.second),
@@ -153,11 +160,21 @@ public final class TerminalOutput: OutputPlugin {
       status: "space start/pause · r reset · n/p next/prev · l lap · 1-9 preset · q quit",
       message: frame.overlay?.line ?? frame.message ?? logLine,
       headerClockFace: frame.clock.face)
+    terminalFrame.lanes = frame.lanes.flatMap { Self.lanesLine($0, at: now) }
     let lines = TerminalView.render(
       terminalFrame, rows: size.rows, columns: size.columns, color: useColor)
     guard lines != lastLines else { return }
     lastLines = lines
     write("\u{1B}[H" + lines.joined(separator: "\r\n"))
+  }
+
+  /// A heat's line under the clock at monotonic `now`: its finished lanes by place, or its
+  /// call-up (`HEAT 3 in 1:42 · 1 Anna · 2 Ben`); nil when it has nothing to show yet.
+  static func lanesLine(_ board: LaneBoard, at now: Int64) -> String? {
+    guard let heat = HeatLines(board, milliseconds: now / 1_000_000) else { return nil }
+    guard let title = heat.title else { return heat.items.joined(separator: "  ") }
+    let head = heat.countdown.map { "\(title) in \($0)" } ?? title
+    return ([head] + heat.items).joined(separator: " · ")
   }
 
   private func showLogLine(_ line: String) {
