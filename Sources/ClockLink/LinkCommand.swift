@@ -10,14 +10,17 @@ import WorkoutCore
 ///
 /// The vocabulary is the control socket's, read by the daemon's one parser of it
 /// (`CommandProtocol.parse` of ``requestLine``); this only checks the envelope and which
-/// commands a clock accepts over the broker: the workout's actions, `load` and `again`. Not
+/// commands a clock accepts over the broker: the workout's actions, `load`, `again`, `lane` and
+/// `score`. Not
 /// `reload`, and nothing that answers with data or changes one clock's own settings.
 public struct LinkCommand: Sendable, Hashable {
-  /// The most bytes a command has: the control socket's longest request line.
+  /// The most bytes a command has: 8 KiB, what the accepted commands need (the socket takes
+  /// longer lines, for a heat sheet, which does not travel over the broker).
   public static let maximumBytes = 8192
-  /// The commands accepted over the broker.
+  /// The commands accepted over the broker: also a judge's lane input and a class score, so
+  /// a script or Home Assistant records them on the clock that keeps the heats.
   public static let acceptedNames: [String] =
-    WorkoutAction.allCases.map(\.rawValue) + ["load", "again"]
+    WorkoutAction.allCases.map(\.rawValue) + ["load", "again", "lane", "score"]
 
   public var client: LinkClientID
   public var requestID: Int64
