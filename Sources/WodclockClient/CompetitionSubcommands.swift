@@ -166,7 +166,11 @@ extension HumanOutput {
     if let number = heat["number"]?.intValue, number > 0 {
       text += " \(number)" + (heat["of"]?.intValue.map { "/\($0)" } ?? "")
     }
-    text += " " + (heat["phase"]?.stringValue ?? "").replacingUnderscores() + ":"
+    text += " " + (heat["phase"]?.stringValue ?? "").replacingUnderscores()
+    if let startsIn = heat["starts_in_s"]?.doubleValue {
+      text += ", starts in " + clock(Int(startsIn.rounded(.up)))
+    }
+    text += ":"
     for lane in heat["lanes"]?.arrayValue ?? [] {
       text += "  L\(lane["lane"]?.intValue ?? 0)"
       if let athlete = lane["athlete"]?.stringValue, !athlete.isEmpty { text += " \(athlete)" }

@@ -82,7 +82,8 @@ enum HumanOutput {
     case "heats":
       return heats(reply)
     case "results":
-      return reply["table"]?.stringValue ?? ""
+      let table = reply["table"]?.stringValue ?? ""
+      return table.isEmpty || table.hasSuffix("\n") ? table : table + "\n"
     default:
       return reply["status"].map { status($0) } ?? "ok\n"
     }
