@@ -269,6 +269,32 @@ private func errorMessage(_ reply: JSONValue) -> String {
     #expect(try clock.laneStatus(3)?["score"]?.stringValue == "CAP+30")
   }
 
+  /// A request the loop serves before it got round to a deadline that passed (the cap, the
+  /// count-in's end) is timed as the status shows the workout then.
+  @Test func aFinishServedBeforeTheLoopTurnedIsTimedByTheWorkoutAsItStands() throws {
+    let clock = try daemon()
+    _ = try clock.heatsLoad(fridaySheet)
+    #expect(try clock.heats("next")["ok"]?.boolValue == true)
+    clock.run(for: 30)
+    #expect(clock.state == "countin")
+    clock.run(for: 9.75)
+    // The count-in ended 0.5 s ago; the loop has not turned since.
+    clock.stall(for: 0.75)
+    #expect(clock.state == "running")
+    let early = try #require(try clock.status()["elapsed_s"]?.doubleValue)
+    #expect(early == 0.5)
+    #expect(try clock.lane("finish", 1)["ok"]?.boolValue == true)
+    #expect(try clock.laneStatus(1)?["finish_s"]?.doubleValue == 0.5)
+
+    clock.run(for: 599)
+    // The cap passed 0.25 s ago; the loop has not turned since.
+    clock.stall(for: 0.75)
+    #expect(clock.state == "finished")
+    let late = try clock.lane("finish", 2)
+    #expect(errorCode(late) == "refused")
+    #expect(try clock.laneStatus(2)?["state"]?.stringValue == "working")
+  }
+
   @Test func anAMRAPLaneIsScoredInRoundsAndReps() throws {
     let clock = try daemon()
     _ = try clock.request(#"{"cmd":"load","preset":"cindy"}"#)

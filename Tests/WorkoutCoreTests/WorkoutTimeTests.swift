@@ -70,6 +70,22 @@ import WodclockTestSupport
     #expect(clock.workoutTime(at: at(61)) == nil)
   }
 
+  @Test func deadlinesPassedSinceTheLastAdvanceCountAsTheyWill() throws {
+    var clock = try engine(.forTime(ForTimeParameters(cap: .minutes(1))), countIn: 10)
+    _ = try clock.apply(.start, at: at(0))
+    _ = clock.advance(to: at(9))
+    // The count-in ended at 10 s; the engine was not advanced past it.
+    #expect(clock.workoutTime(at: at(12.25)) == seconds(2.25))
+    #expect(clock.workoutTime(at: at(9.5)) == nil)
+    #expect(clock.workoutTime(at: at(12.25)) == clock.snapshot(at: at(12.25)).elapsed)
+    _ = clock.advance(to: at(69))
+    // The cap at 70 s passed since the last advance: after it there is no workout time.
+    #expect(clock.workoutTime(at: at(69.5)) == seconds(59.5))
+    #expect(clock.workoutTime(at: at(70)) == seconds(60))
+    #expect(clock.workoutTime(at: at(70.25)) == nil)
+    #expect(clock.snapshot(at: at(70.25)).runState == .finished)
+  }
+
   @Test func idleHasNoWorkoutTime() throws {
     var clock = try engine(.forTime(ForTimeParameters()), countIn: 0)
     _ = try clock.apply(.start, at: at(0))
