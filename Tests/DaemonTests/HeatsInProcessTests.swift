@@ -385,6 +385,58 @@ private func errorMessage(_ reply: JSONValue) -> String {
     #expect(try clock.laneStatus(2)?["place"]?.intValue == 2)
   }
 
+  /// The second heat runs and nothing of it is recorded yet when the daemon is killed: it comes
+  /// back as the second heat, its lanes are its own, and an interrupted call-up is called again.
+  @Test func aKillDuringALaterHeatKeepsItsNumber() throws {
+    let clock = try daemon()
+    _ = try clock.heatsLoad(fridaySheet)
+    try clock.callUpAndStart()
+    clock.run(for: 100)
+    _ = try clock.lane("finish", 1)
+    _ = try clock.request(#"{"cmd":"finish"}"#)
+    try clock.callUpAndStart()
+    clock.run(for: 50)
+    clock.kill()
+    try clock.startAgain()
+    #expect(clock.state == "running")
+    let heat = try #require(try clock.heatStatus())
+    #expect(heat["number"]?.intValue == 2)
+    #expect(heat["phase"]?.stringValue == "running")
+    #expect(heat["lanes"]?.arrayValue?.map { $0["athlete"]?.stringValue } == ["Dana", "Eli"])
+    #expect(try clock.lane("finish", 1)["ok"]?.boolValue == true)
+    #expect(try clock.laneStatus(1)?["athlete"]?.stringValue == "Dana")
+    // Dana's 0:50 in heat 2 is ahead of Anna's 1:40 in heat 1.
+    let rows = try clock.request(#"{"cmd":"results"}"#)["results"]?.arrayValue ?? []
+    let timed = rows.filter { $0["time_s"]?.isNull == false }
+    #expect(timed.map { $0["athlete"]?.stringValue } == ["Dana", "Anna"])
+    #expect(timed.map { $0["heat"]?.intValue } == [2, 1])
+
+    // Killed during the call-up of a heat: the heat was not run, and is called up again.
+    let other = try daemon()
+    _ = try other.heatsLoad(fridaySheet)
+    #expect(try other.heats("next")["ok"]?.boolValue == true)
+    other.run(for: 10)
+    other.kill()
+    try other.startAgain()
+    #expect(other.state == "idle")
+    #expect(try other.heats("next")["ok"]?.boolValue == true)
+    #expect(try other.heatStatus()?["number"]?.intValue == 1)
+
+    // Numbered lanes: the second run, killed before a lane of it was used, is still the second.
+    let numbered = try daemon()
+    _ = try numbered.request(#"{"cmd":"start"}"#)
+    numbered.run(for: 20)
+    _ = try numbered.lane("finish", 4)
+    _ = try numbered.request(#"{"cmd":"reset"}"#)
+    _ = try numbered.request(#"{"cmd":"start"}"#)
+    numbered.run(for: 20)
+    #expect(try numbered.heatStatus()?["number"]?.intValue == 2)
+    numbered.kill()
+    try numbered.startAgain()
+    #expect(try numbered.heatStatus()?["number"]?.intValue == 2)
+    #expect(try numbered.laneStatus(4)?["state"]?.stringValue == "working")
+  }
+
   @Test func theSheetSurvivesARestartAndANewSheetSetsTheOldJournalAside() throws {
     let clock = try daemon()
     _ = try clock.heatsLoad(fridaySheet)

@@ -7,6 +7,8 @@
 //   heat-sheet.csv     the sheet as loaded (replaced atomically)
 //   heat-sheet.name    the name it was loaded as ("friday.csv"), for its diagnostics and lists
 //   lanes.jsonl        one line per lane input (HeatKit's LaneJournal), appended and fsynced
+//   heat-number        the heat called up or the numbered lanes' run under way ("2"), so a
+//                      heat with nothing recorded yet comes back as itself after a kill
 //   class-scores.jsonl one line per class score: {"date": "2026-12-06", "workout": ...}
 // Loading a sheet or clearing it starts a new event: the old files are renamed aside with the
 // time, never deleted.
@@ -72,6 +74,7 @@ final class HeatDesk {
   private func path(_ name: String) -> String? { directory.map { $0 + "/" + name } }
   private var sheetPath: String? { path("heat-sheet.csv") }
   private var sheetNamePath: String? { path("heat-sheet.name") }
+  private var heatNumberPath: String? { path("heat-number") }
   /// The name a saved sheet goes by when the name it was loaded as is not kept.
   static let savedSheetName = "heat-sheet.csv"
   /// The longest name a sheet is loaded as (the command protocol's limit).
@@ -125,6 +128,9 @@ final class HeatDesk {
         logger.warning("cannot read the lanes' journal", [("error", "\(error)")])
       }
     }
+    // A heat under way that has nothing recorded yet is the one last called up (or the
+    // numbered lanes' last run); a call-up whose start never came is called up again.
+    if runState != .idle, let saved = savedHeatNumber(), saved > heat { heat = saved }
     if heat > 0 { phase = runState == .idle || runState == .finished ? .done : .running }
     restoreClassScores(today: today)
   }
@@ -138,6 +144,22 @@ final class HeatDesk {
       !name.isEmpty, !name.contains("\n")
     else { return Self.savedSheetName }
     return name
+  }
+
+  /// The heat number kept at the last call-up or numbered run, if it is one.
+  private func savedHeatNumber() -> Int? {
+    guard let heatNumberPath, FileSystem.fileExists(heatNumberPath),
+      let text = try? FileSystem.readTextFile(heatNumberPath, maximumCount: 16, ownFile: true),
+      let number = Int(text), (1...HeatSheet.maximumHeat).contains(number)
+    else { return nil }
+    if let sheet = results.sheet, !sheet.heats.contains(number) { return nil }
+    return number
+  }
+
+  /// Keeps the heat on the wall on disk: a kill before its first lane input does not lose it.
+  private func keepHeatNumber() throws(SystemError) {
+    guard let heatNumberPath else { return }
+    try FileSystem.writeFileAtomically(heatNumberPath, text: String(heat), mode: 0o640)
   }
 
   private func restoreClassScores(today: String) {
@@ -168,7 +190,7 @@ final class HeatDesk {
   /// Renames the event's files aside (`lanes.jsonl.20261206-201500`), so a new event starts
   /// empty and the old one can still be read.
   private func setAside(stamp: String) throws(SystemError) {
-    for path in [sheetPath, sheetNamePath, journalPath].compactMap({ $0 })
+    for path in [sheetPath, sheetNamePath, journalPath, heatNumberPath].compactMap({ $0 })
     where FileSystem.fileExists(path) {
       var target = "\(path).\(stamp)"
       var suffix = 0
@@ -245,7 +267,14 @@ final class HeatDesk {
       return CommandFailure(
         "refused", "heat \(heat) was the last of \(sheet.heats.count); hint: 'wodclockctl results'")
     }
+    let previous = heat
     heat = next
+    do throws(SystemError) {
+      try keepHeatNumber()
+    } catch {
+      heat = previous
+      return CommandFailure("failed", "the heat called up could not be written to disk: \(error)")
+    }
     phase = .callUp(startsAt: now + settings.transition.nanoseconds)
     boardOn = false
     announce(HeatCallUp.spoken(heat: next, entries: sheet.entries(inHeat: next)))
@@ -274,7 +303,14 @@ final class HeatDesk {
       if lastRunState == .idle || lastRunState == .finished {
         // Numbered lanes: a class that uses none has no heat on the wall; once lanes were used,
         // each workout is a run of its own, the next only when the last one's lanes were used.
-        if results.sheet == nil, heat > 0, lanesWereUsed(inHeat: heat) { heat += 1 }
+        if results.sheet == nil, heat > 0, lanesWereUsed(inHeat: heat) {
+          heat += 1
+          do throws(SystemError) {
+            try keepHeatNumber()
+          } catch {
+            logger.warning("the lanes' run could not be kept", [("error", "\(error)")])
+          }
+        }
         if heat > 0 { phase = .running }
       }
     case .finished:
