@@ -360,6 +360,37 @@ private func errorMessage(_ reply: JSONValue) -> String {
     #expect(lines.dropFirst(2).first?.hasPrefix("Rx,1,Dana,2,1,5:00.0,300.05") == true)
   }
 
+  @Test func theBoardShowsAHeatsResultsThenTheLeaderboardOnDemand() throws {
+    let clock = try daemon()
+    let sheet = """
+      heat,lane,athlete,division
+      1,1,=SUM(A1),Rx
+      1,2,Ben,Rx
+      """
+    _ = try clock.heatsLoad(sheet)
+    try clock.callUpAndStart()
+    #expect(try clock.status()["board"]?.isNull == true)
+    clock.run(for: 200)
+    _ = try clock.lane("finish", 2)
+    _ = try clock.request(#"{"cmd":"finish"}"#)
+    let board = try #require(try clock.status()["board"])
+    #expect(board["title"]?.stringValue == "Heat 1 results")
+    let rows = board["divisions"]?[0]?["rows"]?.arrayValue ?? []
+    #expect(rows.map { $0["athlete"]?.stringValue } == ["Ben", "=SUM(A1)"])
+    #expect(rows.map { $0["place"]?.intValue } == [1, nil])
+    #expect(try clock.request(#"{"cmd":"heats","op":"board","on":true}"#)["ok"]?.boolValue == true)
+    #expect(try clock.status()["board"]?["title"]?.stringValue == "Leaderboard")
+    // A name a spreadsheet would run as a formula is written as text.
+    let csv = try #require(try clock.request(#"{"cmd":"results"}"#)["csv"]?.stringValue)
+    #expect(csv.split(separator: "\n").last == "Rx,,'=SUM(A1),1,1,,,")
+
+    // Cleared: numbered lanes, nothing on the wall.
+    #expect(try clock.heats("clear")["ok"]?.boolValue == true)
+    #expect(try clock.status()["heat"]?.isNull == true)
+    #expect(try clock.status()["board"]?.isNull == true)
+    #expect(try clock.heats("show")["heats"]?["name"]?.isNull == true)
+  }
+
   // MARK: - Durability
 
   @Test func aKillBetweenTwoFinishesLosesNeither() throws {
@@ -498,6 +529,9 @@ private func errorMessage(_ reply: JSONValue) -> String {
     #expect(rows.map { $0["place"]?.intValue } == [1, 2])
     #expect(rows.map { $0["score"]?.stringValue } == ["6:58", "7:42"])
     #expect(try clock.status()["heat"]?.isNull == true)
+    // Kept on disk: a restart shows the same board.
+    try clock.restart()
+    #expect(try clock.status()["board"] == board)
     // While a workout runs the wall shows the workout, not the board.
     _ = try clock.request(#"{"cmd":"start"}"#)
     #expect(try clock.status()["board"]?.isNull == true)
