@@ -17,15 +17,23 @@ extension WorkoutEngine {
   /// last start or resume the engine's time runs with the clock, and a pause or the finish
   /// only freezes it, so any instant from then to the freeze is placed exactly. Nil before
   /// that run began, after the freeze, while idle, and before the workout proper (the
-  /// count-in).
+  /// count-in). Pure, as ``snapshot(at:)``: a count-in's end or a cap that passed since the
+  /// last ``advance(to:)`` counts as it will once the engine is advanced, so a request served
+  /// before the loop gets round to that deadline is timed as the status shows the workout.
   public func workoutTime(at instant: EngineInstant) -> TimeSpan? {
-    guard state.phase != .idle, let workoutStart = state.workoutStart else { return nil }
+    guard state.phase != .idle else { return nil }
+    let now = max(instant.nanoseconds, state.lastInstant ?? instant.nanoseconds)
+    var position = Position(engine: self, now: now)
+    position.walk(through: timeline)
+    guard let workoutStart = position.workoutStart else { return nil }
     let (time, overflow) = instant.nanoseconds.subtractingReportingOverflow(state.origin)
     guard !overflow, time >= workoutStart else { return nil }
     if state.phase == .running {
       // The run resumed at engine time `frozenTime` (0 for a run from the start): an instant
-      // before it fell in the pause.
+      // before it fell in the pause. The walk ends at the workout's end (its cap) when that
+      // passed since the last advance: an instant after it is after the freeze.
       guard time >= state.frozenTime else { return nil }
+      if position.runState == .finished, time > position.time { return nil }
     } else if time > state.frozenTime {
       return nil
     }

@@ -5,7 +5,10 @@
 //
 // Files (in the state directory, beside the history):
 //   heat-sheet.csv     the sheet as loaded (replaced atomically)
+//   heat-sheet.name    the name it was loaded as ("friday.csv"), for its diagnostics and lists
 //   lanes.jsonl        one line per lane input (HeatKit's LaneJournal), appended and fsynced
+//   heat-number        the heat called up or the numbered lanes' run under way ("2"), so a
+//                      heat with nothing recorded yet comes back as itself after a kill
 //   class-scores.jsonl one line per class score: {"date": "2026-12-06", "workout": ...}
 // Loading a sheet or clearing it starts a new event: the old files are renamed aside with the
 // time, never deleted.
@@ -70,6 +73,12 @@ final class HeatDesk {
 
   private func path(_ name: String) -> String? { directory.map { $0 + "/" + name } }
   private var sheetPath: String? { path("heat-sheet.csv") }
+  private var sheetNamePath: String? { path("heat-sheet.name") }
+  private var heatNumberPath: String? { path("heat-number") }
+  /// The name a saved sheet goes by when the name it was loaded as is not kept.
+  static let savedSheetName = "heat-sheet.csv"
+  /// The longest name a sheet is loaded as (the command protocol's limit).
+  static let maximumSheetNameBytes = 255
   private var journalPath: String? { path("lanes.jsonl") }
   private var classScoresPath: String? { path("class-scores.jsonl") }
 
@@ -82,7 +91,7 @@ final class HeatDesk {
       do {
         let text = try FileSystem.readTextFile(
           sheetPath, maximumCount: HeatSheet.maximumBytes, ownFile: true)
-        switch HeatSheet.parse(text, name: sheetPath) {
+        switch HeatSheet.parse(text, name: savedSheetName()) {
         case .success(let sheet):
           results = EventResults(
             sheet: sheet, numberedLanes: settings.lanes, timeFormat: results.timeFormat)
@@ -119,8 +128,38 @@ final class HeatDesk {
         logger.warning("cannot read the lanes' journal", [("error", "\(error)")])
       }
     }
+    // A heat under way that has nothing recorded yet is the one last called up (or the
+    // numbered lanes' last run); a call-up whose start never came is called up again.
+    if runState != .idle, let saved = savedHeatNumber(), saved > heat { heat = saved }
     if heat > 0 { phase = runState == .idle || runState == .finished ? .done : .running }
     restoreClassScores(today: today)
+  }
+
+  /// The name the saved sheet was loaded as: its lists and diagnostics name the file the coach
+  /// gave, not the state directory's copy.
+  private func savedSheetName() -> String {
+    guard let sheetNamePath, FileSystem.fileExists(sheetNamePath),
+      let name = try? FileSystem.readTextFile(
+        sheetNamePath, maximumCount: Self.maximumSheetNameBytes, ownFile: true),
+      !name.isEmpty, !name.contains("\n")
+    else { return Self.savedSheetName }
+    return name
+  }
+
+  /// The heat number kept at the last call-up or numbered run, if it is one.
+  private func savedHeatNumber() -> Int? {
+    guard let heatNumberPath, FileSystem.fileExists(heatNumberPath),
+      let text = try? FileSystem.readTextFile(heatNumberPath, maximumCount: 16, ownFile: true),
+      let number = Int(text), (1...HeatSheet.maximumHeat).contains(number)
+    else { return nil }
+    if let sheet = results.sheet, !sheet.heats.contains(number) { return nil }
+    return number
+  }
+
+  /// Keeps the heat on the wall on disk: a kill before its first lane input does not lose it.
+  private func keepHeatNumber() throws(SystemError) {
+    guard let heatNumberPath else { return }
+    try FileSystem.writeFileAtomically(heatNumberPath, text: String(heat), mode: 0o640)
   }
 
   private func restoreClassScores(today: String) {
@@ -151,7 +190,8 @@ final class HeatDesk {
   /// Renames the event's files aside (`lanes.jsonl.20261206-201500`), so a new event starts
   /// empty and the old one can still be read.
   private func setAside(stamp: String) throws(SystemError) {
-    for path in [sheetPath, journalPath].compactMap({ $0 }) where FileSystem.fileExists(path) {
+    for path in [sheetPath, sheetNamePath, journalPath, heatNumberPath].compactMap({ $0 })
+    where FileSystem.fileExists(path) {
       var target = "\(path).\(stamp)"
       var suffix = 0
       while FileSystem.fileExists(target) {
@@ -175,6 +215,9 @@ final class HeatDesk {
     do throws(SystemError) {
       try setAside(stamp: stamp)
       if let sheetPath { try FileSystem.writeFileAtomically(sheetPath, text: csv, mode: 0o640) }
+      if let sheetNamePath {
+        try FileSystem.writeFileAtomically(sheetNamePath, text: name, mode: 0o640)
+      }
     } catch {
       return CommandFailure("failed", "cannot keep the heat sheet: \(error)")
     }
@@ -224,7 +267,14 @@ final class HeatDesk {
       return CommandFailure(
         "refused", "heat \(heat) was the last of \(sheet.heats.count); hint: 'wodclockctl results'")
     }
+    let previous = heat
     heat = next
+    do throws(SystemError) {
+      try keepHeatNumber()
+    } catch {
+      heat = previous
+      return CommandFailure("failed", "the heat called up could not be written to disk: \(error)")
+    }
     phase = .callUp(startsAt: now + settings.transition.nanoseconds)
     boardOn = false
     announce(HeatCallUp.spoken(heat: next, entries: sheet.entries(inHeat: next)))
@@ -243,18 +293,22 @@ final class HeatDesk {
     if callUpStart != nil { phase = .running }
   }
 
-  /// Watches the engine: a start makes the heat run (the numbered lanes' next run), an end
-  /// makes it done; a reset during a call-up or a run leaves it.
+  /// Watches the engine: a start makes the heat run (the numbered lanes' next run, once a lane
+  /// was used), an end makes it done; a reset during a call-up or a run leaves it.
   func observe(_ runState: RunState) {
     defer { lastRunState = runState }
     guard runState != lastRunState else { return }
     switch runState {
     case .countIn, .running:
       if lastRunState == .idle || lastRunState == .finished {
-        if results.sheet == nil, phase != nil || heat == 0 {
-          // Numbered lanes: each workout is a run of its own, once lanes were used in the last.
-          if heat == 0 || !results.lanes(inHeat: heat).allSatisfy({ $0.state == .working }) {
-            heat += 1
+        // Numbered lanes: a class that uses none has no heat on the wall; once lanes were used,
+        // each workout is a run of its own, the next only when the last one's lanes were used.
+        if results.sheet == nil, heat > 0, lanesWereUsed(inHeat: heat) {
+          heat += 1
+          do throws(SystemError) {
+            try keepHeatNumber()
+          } catch {
+            logger.warning("the lanes' run could not be kept", [("error", "\(error)")])
           }
         }
         if heat > 0 { phase = .running }
@@ -271,10 +325,18 @@ final class HeatDesk {
 
   // MARK: - Lanes
 
+  /// Whether anything was recorded for a lane of `heat`.
+  private func lanesWereUsed(inHeat heat: Int) -> Bool {
+    results.lanes(inHeat: heat).contains {
+      $0.state != .working || !$0.tiebreakMilliseconds.isEmpty
+    }
+  }
+
   /// Records a lane input. `elapsed` is the workout's time at the input's instant (a finish,
   /// a tiebreak). Written to disk before it returns.
   func record(_ request: LaneRequest, elapsed: TimeSpan?, runState: RunState) -> CommandFailure? {
-    if results.sheet == nil && heat == 0 { heat = 1 }
+    // Without a sheet the first lane used makes the workout under way the first run.
+    let heat = results.sheet == nil && self.heat == 0 ? 1 : self.heat
     guard heat > 0 else {
       return CommandFailure(
         "refused", "no heat is called up yet; hint: 'wodclockctl heats next' calls up the first")
@@ -323,6 +385,10 @@ final class HeatDesk {
       return CommandFailure("failed", "the lane input could not be written to disk: \(error)")
     }
     results = next
+    self.heat = heat
+    if phase == nil {
+      phase = runState == .idle || runState == .finished ? .done : .running
+    }
     logger.info("lane", [("heat", String(heat)), ("entry", entry.line)])
     if case .finish(let milliseconds) = operation, settings.speakFinishes {
       announce("Lane \(request.lane), \(LaneTimeFormat.seconds.text(milliseconds: milliseconds))")
