@@ -125,16 +125,28 @@ i=0
 while [ $i -lt 100 ] && ! ctl status 2>/dev/null | grep -q running; do sleep 0.05; i=$((i + 1)); done
 ctl status | grep -q running && ok "the workout runs" || ko "status after start: $(ctl status)"
 
-# All eight at once: one write after the other, then released together.
-lane-press "$S" down 0 1 2 3 4 5 6 7 >/tmp/lanes-all || ko "lane-press down"
-sleep 0.1
-lane-press "$S" up 0 1 2 3 4 5 6 7 >/dev/null || ko "lane-press up"
-span=$(awk 'NR == 1 { first = $2 } { last = $3 } END { printf "%.3f", (last - first) / 1e6 }' /tmp/lanes-all)
-awk -v s="$span" 'BEGIN { exit !(s < 10) }' && ok "eight presses written within $span ms" \
-  || ko "the eight presses took $span ms, not within 10 ms"
-for n in 1 2 3 4 5 6 7 8; do
-  wait_state $n finished || ko "lane $n state: $(lane_field $n state)"
-  check_bracket $n /tmp/lanes-all "eight at once"
+# All eight at once: one write after the other, then released together. The eight writes must
+# fall within 10 ms; an emulated machine now and then stalls one write for longer, and then the
+# finishes are checked all the same and taken back, and the eight pressed again (at most 5 times).
+attempt=1
+while :; do
+  lane-press "$S" down 0 1 2 3 4 5 6 7 >/tmp/lanes-all || ko "lane-press down"
+  sleep 0.1
+  lane-press "$S" up 0 1 2 3 4 5 6 7 >/dev/null || ko "lane-press up"
+  span=$(awk 'NR == 1 { first = $2 } { last = $3 } END { printf "%.3f", (last - first) / 1e6 }' /tmp/lanes-all)
+  for n in 1 2 3 4 5 6 7 8; do
+    wait_state $n finished || ko "lane $n state: $(lane_field $n state)"
+    check_bracket $n /tmp/lanes-all "eight at once"
+  done
+  if awk -v s="$span" 'BEGIN { exit !(s < 10) }'; then
+    ok "eight presses written within $span ms (attempt $attempt)"
+    break
+  fi
+  echo "the eight presses took $span ms (attempt $attempt): taken back, pressed again"
+  if [ $attempt -ge 5 ]; then ko "in 5 attempts, the eight presses never fell within 10 ms"; break; fi
+  for n in 1 2 3 4 5 6 7 8; do ctl lane undo $n >/dev/null || ko "wodclockctl lane undo $n"; done
+  for n in 1 2 3 4 5 6 7 8; do wait_state $n working || ko "lane $n not taken back"; done
+  attempt=$((attempt + 1))
 done
 
 # Undo with a long press (held past 800 ms), then finish again with a press.

@@ -6,7 +6,8 @@
 # wodclockd runs with gpio-button and gpio-buzzer on the simulated chip, and --safe-outputs is
 # checked for the buzzer, signal lamps and 7-segment lines (daemon-check.sh); then eight lane
 # buttons are pressed, all at once, taken back, and across a SIGKILL, each finish checked
-# against its edge's timestamp (lane-check.sh, with lane-press.c).
+# against its edge's timestamp (lane-check.sh, with lane-press.c), and `wodclock-bench lanes`
+# prints the finishes' error against their edges, eight lanes pressed at once, as figures.
 # Each variant also runs the 7-segment drivers (wodclock-segment-check): TM1637, shift-register
 # and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
 # i2c-stub. The usb variant runs the usb-remote input: the real wodclockd against virtual USB
@@ -134,7 +135,7 @@ for variant in "${variants[@]}"; do
   scratch=".build/hil-$variant"
   # --static-swift-stdlib keeps the VM image small: no 80 MB of Swift runtime libraries to copy.
   start=$(now)
-  for product in wodclock-gpio-check wodclock-segment-check wodclockd wodclockctl; do
+  for product in wodclock-gpio-check wodclock-segment-check wodclockd wodclockctl wodclock-bench; do
     PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
       --product "$product" --static-swift-stdlib -Xswiftc -warnings-as-errors
   done
@@ -148,12 +149,13 @@ for variant in "${variants[@]}"; do
   # One boot for the three checks; each runs even when one before it failed.
   Tests/hil/gpio-sim-vm.sh --timeout 300 -m 1024 -b "$built/wodclock-gpio-check" \
     -b "$built/wodclockd" -b "$built/wodclockctl" -b /usr/bin/setpriv \
-    -b "$scratch/hil-tools/lane-press" -f Tests/hil/daemon-check.sh:/hil/daemon-check.sh \
+    -b "$built/wodclock-bench" -b "$scratch/hil-tools/lane-press" \
+    -f Tests/hil/daemon-check.sh:/hil/daemon-check.sh \
     -f Tests/hil/lane-check.sh:/hil/lane-check.sh "${vm_args[@]}" -- \
     "wodclock-gpio-check ${check_args[*]}; layer=\$?; sh /hil/daemon-check.sh; daemon=\$?;
-     sh /hil/lane-check.sh; lanes=\$?;
-     echo \"hil: layer check \$layer, daemon check \$daemon, lane check \$lanes\";
-     [ \$layer -eq 0 ] && [ \$daemon -eq 0 ] && [ \$lanes -eq 0 ]" \
+     sh /hil/lane-check.sh; lanes=\$?; wodclock-bench lanes; bench=\$?;
+     echo \"hil: layer check \$layer, daemon check \$daemon, lane check \$lanes, lanes bench \$bench\";
+     [ \$layer -eq 0 ] && [ \$daemon -eq 0 ] && [ \$lanes -eq 0 ] && [ \$bench -eq 0 ]" \
     || rc=$?
   if [ "$rc" -eq 0 ]; then
     results+=("PASS $variant ($(since "$start") s)")
