@@ -84,6 +84,10 @@ let benchmarks: [Benchmark] = [
     name: "speaker-voice",
     summary: "the speaker's spoken cues on the snd-aloop card, each by its onset and length (VM)",
     run: SpeakerVoiceBenchmark.run, needsHardware: true),
+  Benchmark(
+    name: "lanes",
+    summary: "eight lane buttons pressed at once on gpio-sim: each finish against its edge (VM)",
+    run: LanesBenchmark.run, needsHardware: true),
 ]
 
 func usage(_ benchmarks: [Benchmark]) -> Never {
@@ -100,6 +104,7 @@ func usage(_ benchmarks: [Benchmark]) -> Never {
   text += "build both with `make release`, as they are installed.\n"
   text += "speaker and speaker-voice need the snd-aloop loopback card and are not part of all; "
   text += "`make hil` runs it in its VM.\n"
+  text += "lanes needs a gpio-sim chip and is not part of all; `make hil` runs it in its VM.\n"
   writeError(text)
   exit(64)
 }

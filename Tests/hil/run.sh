@@ -4,7 +4,10 @@
 # QEMU VM, see gpio-sim-vm.sh), once built with libgpiod API v1 (Debian 12's libgpiod-dev) and
 # once with API v2 (built from source by build-libgpiod-v2.sh). In the same VM boot, the real
 # wodclockd runs with gpio-button and gpio-buzzer on the simulated chip, and --safe-outputs is
-# checked for the buzzer, signal lamps and 7-segment lines (daemon-check.sh).
+# checked for the buzzer, signal lamps and 7-segment lines (daemon-check.sh); then eight lane
+# buttons are pressed, all at once, taken back, and across a SIGKILL, each finish checked
+# against its edge's timestamp (lane-check.sh, with lane-press.c), and `wodclock-bench lanes`
+# prints the finishes' error against their edges, eight lanes pressed at once, as figures.
 # Each variant also runs the 7-segment drivers (wodclock-segment-check): TM1637, shift-register
 # and MAX7219 waveforms read back from gpio-sim, and the HT16K33 through i2c-dev against
 # i2c-stub. The usb variant runs the usb-remote input: the real wodclockd against virtual USB
@@ -41,7 +44,8 @@ variants=("$@")
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# The simulated chip: 8 lines, a named button input at offset 3 and a named output at 5.
+# The simulated chip: 8 lines, a named button input at offset 3 and a named output at 5; the lane
+# check, run last, uses all 8 as lane buttons.
 vm_args=(--line-name 0:3=wodclock-button --line-name 0:5=wodclock-horn)
 check_args=(--button wodclock-button --button-offset 3 --output 5 --spare 6)
 # The 7-segment check: 16 lines (TM1637 on 0-1, shift register on 2-5, MAX7219 on 8-10) and an
@@ -131,7 +135,7 @@ for variant in "${variants[@]}"; do
   scratch=".build/hil-$variant"
   # --static-swift-stdlib keeps the VM image small: no 80 MB of Swift runtime libraries to copy.
   start=$(now)
-  for product in wodclock-gpio-check wodclock-segment-check wodclockd wodclockctl; do
+  for product in wodclock-gpio-check wodclock-segment-check wodclockd wodclockctl wodclock-bench; do
     PKG_CONFIG_PATH="$pc_path" "$SWIFT" build --scratch-path "$scratch" -c "$configuration" \
       --product "$product" --static-swift-stdlib -Xswiftc -warnings-as-errors
   done
@@ -140,13 +144,18 @@ for variant in "${variants[@]}"; do
   echo "hil: built $variant ($(since "$start") s)"
   start=$(now)
   rc=0
-  # One boot for both checks; the daemon check runs even when the layer check failed.
-  Tests/hil/gpio-sim-vm.sh --timeout 240 -m 1024 -b "$built/wodclock-gpio-check" \
+  mkdir -p "$scratch/hil-tools"
+  cc -static -O2 -Wall -Werror -o "$scratch/hil-tools/lane-press" Tests/hil/lane-press.c
+  # One boot for the three checks; each runs even when one before it failed.
+  Tests/hil/gpio-sim-vm.sh --timeout 300 -m 1024 -b "$built/wodclock-gpio-check" \
     -b "$built/wodclockd" -b "$built/wodclockctl" -b /usr/bin/setpriv \
+    -b "$built/wodclock-bench" -b "$scratch/hil-tools/lane-press" \
     -f Tests/hil/daemon-check.sh:/hil/daemon-check.sh \
-    "${vm_args[@]}" -- \
+    -f Tests/hil/lane-check.sh:/hil/lane-check.sh "${vm_args[@]}" -- \
     "wodclock-gpio-check ${check_args[*]}; layer=\$?; sh /hil/daemon-check.sh; daemon=\$?;
-     echo \"hil: layer check \$layer, daemon check \$daemon\"; [ \$layer -eq 0 ] && [ \$daemon -eq 0 ]" \
+     sh /hil/lane-check.sh; lanes=\$?; wodclock-bench lanes; bench=\$?;
+     echo \"hil: layer check \$layer, daemon check \$daemon, lane check \$lanes, lanes bench \$bench\";
+     [ \$layer -eq 0 ] && [ \$daemon -eq 0 ] && [ \$lanes -eq 0 ] && [ \$bench -eq 0 ]" \
     || rc=$?
   if [ "$rc" -eq 0 ]; then
     results+=("PASS $variant ($(since "$start") s)")
