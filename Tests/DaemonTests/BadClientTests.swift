@@ -3,6 +3,7 @@
 
 import Glibc
 import HardwareKit
+import ControlProtocol
 import JSONKit
 import Testing
 
@@ -29,7 +30,9 @@ import Testing
       try exchange(daemon, "{\"v\":2,\"cmd\":\"status\"}\n")?["error"]?["code"]?.stringValue
         == "unsupported_version")
     #expect(try exchange(daemon, "\u{01}\u{02}\u{FF}binary\n")?["ok"] == false)
-    let long = "{\"cmd\":\"" + String(repeating: "x", count: 20_000) + "\"}\n"
+    let long =
+      "{\"cmd\":\"" + String(repeating: "x", count: CommandProtocol.maximumLineBytes + 1)
+      + "\"}\n"
     #expect(try exchange(daemon, long)?["error"]?["code"]?.stringValue == "line_too_long")
     #expect(try daemon.status()["state"]?.stringValue == "idle")
   }
