@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Every bad client gets an error or is dropped; the clock keeps running on time.
 
+import ControlProtocol
 import Glibc
 import HardwareKit
-import ControlProtocol
 import JSONKit
 import Testing
 
