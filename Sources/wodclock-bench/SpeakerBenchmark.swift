@@ -136,6 +136,8 @@ enum SpeakerBenchmark {
     print("speaker.rate \(capture.sampleRate) Hz")
     var recording = LoopbackRecording(sampleRate: capture.sampleRate, reservingSeconds: 40)
     var due: [Int64] = []
+    /// The name of each cue of `due`: a cue missed is said by name.
+    var dueNames: [String] = []
     var pause: (from: Int64, to: Int64)? = nil
     var duckedLevel: Int? = nil
     try daemon.request(#"{"cmd":"start"}"#)
@@ -158,6 +160,7 @@ enum SpeakerBenchmark {
       let instant = Int64((milliseconds * 1_000).rounded()) * 1_000
       if soundingCues.contains(name), instant > countedFrom, due.last != instant {
         due.append(instant)
+        dueNames.append(name)
       }
       if name == "finish" { finished = true }
       if due.count == 20 && duckedLevel == nil {
@@ -186,28 +189,48 @@ enum SpeakerBenchmark {
     let onsetOffset = firstLoudSample(of: .tick, at: capture.sampleRate)
     let heard = onsets.map { $0 - onsetOffset }.filter { $0 > countedFrom - 10_000_000 }
     let match = OnsetMatch(due: due, onsets: heard, bound: matchWindow)
+    // What the daemon says of the card running dry (an underrun, recovered), said when the
+    // stream stops (it has: the idle gap passed). A machine that stalls the daemon's loop
+    // longer than the buffer runs the card dry: a cue then is heard late, cut in two or not at
+    // all. Such a miss is the machine's, not the player's, and is allowed only across an
+    // underrun the card reported, at most one per underrun; with none, every cue is heard.
+    let underrunCount = underruns(in: daemon)
+    let names = Dictionary(zip(due, dueNames), uniquingKeysWith: { first, _ in first })
     checks.check(
-      match.missed.isEmpty && due.count >= 100,
-      "every cue heard, each nearest its own instant (\(match.lateness.count) of \(due.count))",
+      match.missed.count <= underrunCount && due.count >= 100,
+      "every cue heard, each nearest its own instant, but where the card ran dry "
+        + "(\(match.lateness.count) of \(due.count), \(match.missed.count) missed across "
+        + "\(underrunCount) underruns)",
       "missed at \(match.missed.prefix(5).map { milliseconds($0 - startedAt) }) ms, "
         + "strays at \(match.strays.prefix(5).map { milliseconds($0 - startedAt) }) ms "
         + "after the start (a cue every 250 ms, the 60th paused for a second)")
+    if !match.missed.isEmpty {
+      print(
+        "\(label).missed \(match.missed.count) cues across \(underrunCount) underruns: "
+          + match.missed.map { "\(names[$0] ?? "cue") at \(milliseconds($0 - startedAt)) ms" }
+          .joined(separator: ", "))
+    }
     if let pause {
       let during = heard.filter { $0 > pause.from && $0 < pause.to }
       checks.check(
         during.isEmpty, "a pause 100 ms before a cue silences it",
         "\(during.count) sounds while paused")
     }
-    // Under emulation the card can run dry inside a tick (an underrun, recovered): its two
-    // halves are two onsets, the second within the tick's length after its cue, as the clicks
-    // of wodclock-sound-check. Those are counted; any other onset is a sound nobody asked for.
+    // Under emulation the card can run dry inside a tick (an underrun, recovered): its parts
+    // are as many onsets, one more per underrun, the later ones within the tick's length after
+    // its cue (a loop late again and again runs the card dry each period, 20 ms apart), as the
+    // clicks of wodclock-sound-check; a tick a stall delayed past its window is heard away
+    // from its cue. Each such onset needs an underrun: no more of them than underruns, and
+    // with none, no sound but the cues.
     let tickLength = GeneratedSound.tick.clip(sampleRate: capture.sampleRate).duration
     let splits = match.strays.filter { stray in
       due.contains { stray > $0 && stray - $0 <= tickLength + matchWindow }
     }
-    let strays = match.strays.filter { !splits.contains($0) }
+    let strays = match.strays
     checks.check(
-      strays.isEmpty, "no sound but the cues (and the halves of a tick an underrun split)",
+      strays.count <= underrunCount,
+      "no sound but the cues (and the parts of a tick an underrun split or delayed: "
+        + "\(strays.count) across \(underrunCount) underruns)",
       "\(strays.count) stray onsets, at "
         + strays.prefix(5).map { stray in
           let near = due.min { abs($0 - stray) < abs($1 - stray) } ?? stray
@@ -231,9 +254,8 @@ enum SpeakerBenchmark {
     report("\(label).p50", Double(match.distance(percentile: 50)) / 1e6, "ms", decimals: 2)
     report("\(label).p99", Double(match.distance(percentile: 99)) / 1e6, "ms", decimals: 2)
     report("\(label).max", Double(match.distance(percentile: 100)) / 1e6, "ms", decimals: 2)
-    // What the daemon says of the card running dry (an underrun, recovered): the cause of a
-    // split tick, and of a late one.
-    report("\(label).underruns", Double(underruns(in: daemon)), "times", decimals: 0)
+    // The cause of a split tick, and of a late one.
+    report("\(label).underruns", Double(underrunCount), "times", decimals: 0)
     // Which cues were more than 5 ms off, and by how much: ms after the start, then µs.
     let late = zip(due, match.lateness).filter { abs($0.1) > 5_000_000 }
     print(
@@ -295,6 +317,19 @@ enum SpeakerBenchmark {
       $0 - firstLoudSample(of: .tick, at: capture.sampleRate)
     }
     let match = OnsetMatch(due: due, onsets: heard, bound: matchWindow)
+    // How often the reopened stream ran dry is said when it stops: pause, and let the idle gap
+    // pass (a workout already over has nothing to pause: the stream stopped the same way).
+    // A cue missed is allowed only across one of those underruns, as in the timing run.
+    _ = try? daemon.request(#"{"cmd":"pause"}"#)
+    sleep(until: MonotonicClock.now() + 1_600_000_000) {}
+    let underrunCount = underruns(in: daemon, after: "sound device back")
+    if !match.missed.isEmpty {
+      print(
+        "speaker.replug.missed \(match.missed.count) cues across \(underrunCount) underruns: at "
+          + match.missed.map { "\(milliseconds($0 - from)) ms" }.joined(separator: ", ")
+          + " after the listening began")
+    }
+    report("speaker.replug.underruns", Double(underrunCount), "times", decimals: 0)
     checks.check(
       count(of: "sound device lost", in: daemon) == 1
         && count(of: "sound device back", in: daemon) == 1,
@@ -303,8 +338,10 @@ enum SpeakerBenchmark {
       "lost \(count(of: "sound device lost", in: daemon)), "
         + "back \(count(of: "sound device back", in: daemon))")
     checks.check(
-      !due.isEmpty && match.missed.isEmpty,
-      "the cues are heard again once the card is back (\(match.lateness.count) of \(due.count))")
+      !due.isEmpty && match.missed.count <= underrunCount,
+      "the cues are heard again once the card is back, but where the card ran dry "
+        + "(\(match.lateness.count) of \(due.count), \(match.missed.count) missed across "
+        + "\(underrunCount) underruns)")
   }
 
   // MARK: - Parts
@@ -350,10 +387,15 @@ enum SpeakerBenchmark {
     }
   }
 
-  /// The underruns the daemon's log tells of (`sound stream ran dry`, `times=N` per stream).
-  static func underruns(in daemon: DaemonUnderTest) -> Int {
+  /// The underruns the daemon's log tells of (`sound stream ran dry`, `times=N` per stream);
+  /// with `marker`, only those after the last line saying it.
+  static func underruns(in daemon: DaemonUnderTest, after marker: String? = nil) -> Int {
     guard let path = daemon.logPath, let log = try? FileSystem.readTextFile(path) else { return 0 }
-    return log.split(separator: "\n").filter { has($0, "sound stream ran dry") }.reduce(0) {
+    var lines = log.split(separator: "\n")[...]
+    if let marker, let last = lines.lastIndex(where: { has($0, marker) }) {
+      lines = lines[(last + 1)...]
+    }
+    return lines.filter { has($0, "sound stream ran dry") }.reduce(0) {
       total, line in
       let field = line.split(separator: " ").first { $0.hasPrefix("times=") }
       return total + (field.flatMap { Int($0.dropFirst("times=".count)) } ?? 1)
