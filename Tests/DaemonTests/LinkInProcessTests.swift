@@ -479,3 +479,30 @@ import WodclockTestSupport
     #expect(room["leader"].logLines(containing: "start in ").count == 1)
   }
 }
+
+@Suite struct LaneOverTheBrokerInProcessTests {
+  @Test func aLaneInputOnTheRoomsCommandTopicIsRecordedByTheLeader() throws {
+    let room = InProcessRoom()
+    try room.add("leader", role: "leader")
+    room.run(for: 1)
+    #expect(try room["leader"].request(#"{"cmd": "start"}"#)["ok"] == true)
+    // The lead, the count-in, then 5 s of the workout.
+    room.run(for: 9)
+    #expect(try room["leader"].status()["state"]?.stringValue == "running")
+    let elapsed = try #require(try room["leader"].status()["elapsed_s"]?.doubleValue)
+    room.broker.publish(
+      "wodclock/hall/command",
+      Array(#"{"cmd": "lane", "op": "finish", "lane": 2, "client": "judges", "id": 7}"#.utf8))
+    room.run(for: 0)
+    let lanes = try room["leader"].status()["heat"]?["lanes"]?.arrayValue ?? []
+    let lane = lanes.first { $0["lane"]?.intValue == 2 }
+    #expect(lane?["state"]?.stringValue == "finished")
+    #expect(lane?["finish_s"]?.doubleValue == (elapsed * 1_000).rounded(.down) / 1_000)
+    // Not a command a clock takes over the broker: the sheet stays the coach's.
+    room.broker.publish(
+      "wodclock/hall/command",
+      Array(#"{"cmd": "heats", "op": "clear", "client": "judges", "id": 8}"#.utf8))
+    room.run(for: 0)
+    #expect(try room["leader"].status()["heat"]?["lanes"]?.arrayValue?.count == lanes.count)
+  }
+}

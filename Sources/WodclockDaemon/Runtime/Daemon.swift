@@ -249,7 +249,8 @@ public final class Daemon {
   func publish(cues: [Cue], at now: Int64, force: Bool = false) {
     frames.idleNote = scheduler.idleNote(at: now, face: configuration.clock.face)
     heatDesk.observe(host.snapshot(at: timeBase.engineInstant(atMonotonic: now)).runState)
-    frames.lanes = heatDesk.board(rule: scoringRule)
+    // Ranked on every frame only while a heat is on the wall.
+    frames.lanes = heatDesk.phase == nil ? nil : heatDesk.board(rule: scoringRule)
     frames.announcements = heatDesk.announcements
     let frame = frames.frame(cues: cues, at: now, rereadTimeZone: force)
     let staleAfter = configuration.defaults.staleCuesAfter.nanoseconds / timeBase.speed

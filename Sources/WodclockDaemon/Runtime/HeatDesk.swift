@@ -114,8 +114,7 @@ final class HeatDesk {
           logger.warning(
             skipped.isTorn
               ? "a torn last line of the lanes' journal skipped"
-              : "a line of the"
-                + " lanes' journal skipped",
+              : "a line of the lanes' journal skipped",
             [("path", journalPath), ("line", String(skipped.line)), ("reason", skipped.reason)])
         }
         for refused in results.replay(journal.entries) {
