@@ -4,7 +4,8 @@
 # moment comes soon), and `wodclockctl snapshot --size WxH --scale 8` draws each preview.
 # Run from anywhere after `swift build`; writes docs/matrix/*.png. Then the pictures of a
 # workout composed on a keypad (docs/composing-*.png, see the end), and a workout's movement
-# line. PARTS="matrix", PARTS="composing" or PARTS="whiteboard" makes only those.
+# line, and a heat's call-up and lanes. PARTS="matrix", "composing", "whiteboard" or "heats"
+# makes only those.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${BIN:-$root/.build/debug}"
@@ -16,7 +17,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-parts=${PARTS:-matrix composing whiteboard}
+parts=${PARTS:-matrix composing whiteboard heats}
 if [[ " $parts " == *" matrix "* ]]; then
 cat > "$work/wodclock.yaml" <<'YAML'
 defaults:
@@ -107,6 +108,40 @@ sleep 0.4
 wctl snapshot --size 128x32 --scale 8 --png "$out/whiteboard-rest-128x32.png"
 kill "$daemon"; wait "$daemon" 2>/dev/null || true; daemon=""
 ls -l "$out"/whiteboard-*.png
+fi
+
+# A throwdown's heat: the call-up (HEAT 1, the countdown to its start, the athletes in turn)
+# and the finished lanes in turn under the digits.
+if [[ " $parts " == *" heats "* ]]; then
+cat > "$work/heats.yaml" <<'YAML'
+presets:
+  open:
+    mode: for_time
+    cap: 10m
+heats:
+  transition: 10s
+outputs:
+  - type: log
+YAML
+printf '%s\n' heat,lane,athlete,division '1,1,Anna Berg,Rx' '1,2,"Okafor, Ben",Rx' \
+  '1,3,Cleo Marsh,Scaled' '2,1,Dana Whitfield,Rx' > "$work/heats.csv"
+"$bin/wodclockd" --config "$work/heats.yaml" --socket "$work/hsock" --state-dir "$work/hstate" \
+  2>"$work/heats.log" &
+daemon=$!
+hctl() { "$bin/wodclockctl" --socket "$work/hsock" "$@" >/dev/null; }
+for _ in $(seq 100); do hctl version 2>/dev/null && break; sleep 0.05; done
+hctl heats load "$work/heats.csv"
+hctl heats next
+sleep 2
+hctl snapshot --size 64x32 --scale 8 --png "$out/heat-callup-64x32.png"
+# The transition (10 s) and the count-in (10 s), then lanes 3 and 1 finish.
+sleep 21
+hctl lane finish 3
+sleep 1.3
+hctl lane finish 1
+hctl snapshot --size 64x32 --scale 8 --png "$out/heat-lanes-64x32.png"
+kill "$daemon"; wait "$daemon" 2>/dev/null || true; daemon=""
+ls -l "$out"/heat-*.png
 fi
 
 # Composing on a keypad: only a keypad composes, so this part runs where a virtual one can be
