@@ -108,6 +108,16 @@ import Testing
     #expect(HeatCallUp.spoken(heat: 3, entries: entries) == "Heat 3. Lane 1, Anna. Lane 2, Ben.")
   }
 
+  @Test(
+    arguments: [
+      (462_300, "Lane 3, 7:42"), (425_999, "Lane 3, 7 oh 5"), (420_000, "Lane 3, 7 minutes"),
+      (60_400, "Lane 3, 1 minute"), (42_900, "Lane 3, 42 seconds"), (1_000, "Lane 3, 1 second"),
+      (3_725_000, "Lane 3, 1 hour 2 minutes 5 seconds"), (-5, "Lane 3, 0 seconds"),
+    ] as [(Int64, String)])
+  func aFinishIsSaidAsAPersonSaysATime(milliseconds: Int64, said: String) {
+    #expect(HeatCallUp.spokenFinish(lane: 3, milliseconds: milliseconds) == said)
+  }
+
   @Test func aLoadedSheetsHeatIsCalledUp() throws {
     let sheet = try HeatSheet.parse(eventSheet, name: "heats.csv").get()
     #expect(

@@ -390,7 +390,7 @@ final class HeatDesk {
     }
     logger.info("lane", [("heat", String(heat)), ("entry", entry.line)])
     if case .finish(let milliseconds) = operation, settings.speakFinishes {
-      announce("Lane \(request.lane), \(LaneTimeFormat.seconds.text(milliseconds: milliseconds))")
+      announce(HeatCallUp.spokenFinish(lane: request.lane, milliseconds: milliseconds))
     }
     return nil
   }
