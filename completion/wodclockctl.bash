@@ -4,7 +4,7 @@
 
 _wodclockctl_commands="status start pause resume toggle reset finish next previous lap mute
 load run again recent presets schedule history reload watch version stats snapshot explain
-devices"
+devices heats lane score results"
 
 # The presets of the daemon the command line points at: the names of `wodclockctl presets`,
 # whose lines are a marker column ('*' for the loaded one), then the name.
@@ -64,6 +64,16 @@ _wodclockctl() {
       esac
       ;;
     explain) COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
+    heats)
+      case $prev in
+        heats) COMPREPLY=($(compgen -W "load next clear board --help" -- "$cur")) ;;
+        load) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        board) COMPREPLY=($(compgen -W "on off" -- "$cur")) ;;
+      esac
+      ;;
+    lane)
+      [ "$prev" = lane ] && COMPREPLY=($(compgen -W "finish undo tiebreak reps score --help" -- "$cur")) ;;
+    results) COMPREPLY=($(compgen -W "--csv --help" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
   esac
 }
