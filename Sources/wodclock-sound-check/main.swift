@@ -293,7 +293,8 @@ func lateness(_ result: SessionResult, what: String) -> [Int64]? {
     print("\(what): \(skipped.count) clicks left out, reached more than 50 ms after their deadline")
   }
   // Sounds before a click's window are strays; the first in it is the click.
-  let matched = OnsetMatch(due: deadlines, onsets: result.onsets, bound: matchWindow).lateness
+  let match = OnsetMatch(due: deadlines, onsets: result.onsets, bound: matchWindow)
+  let matched = match.lateness
   check(
     matched.count == deadlines.count,
     "\(what): every click found within 50 ms of its deadline",
@@ -302,7 +303,17 @@ func lateness(_ result: SessionResult, what: String) -> [Int64]? {
       + "after the first deadline; \(milliseconds(Int64(result.playedSeconds * 1e9))) ms played, "
       + "\(milliseconds(Int64(result.recordedSeconds * 1e9))) ms recorded, \(result.underruns) underruns, "
       + "\(result.overruns) overruns")
-  // An underrun in the middle of a click splits it in two.
+  // An underrun in the middle of a click splits it in two. Where the other sounds are is
+  // said: which one a busy machine makes is read from it.
+  if !match.strays.isEmpty {
+    print(
+      "\(what): \(match.strays.count) onsets no click's: "
+        + match.strays.prefix(10).map { stray in
+          let previous = result.onsets.last { $0 < stray } ?? stray
+          return "\(milliseconds(stray - (result.deadlines.first ?? 0))) ms after the first "
+            + "deadline (\(milliseconds(stray - previous)) ms after the onset before)"
+        }.joined(separator: ", "))
+  }
   check(
     result.onsets.count <= result.deadlines.count + result.underruns,
     "\(what): no sound but the clicks (and the halves of a click an underrun split)",
