@@ -196,11 +196,21 @@ enum SpeakerBenchmark {
     // underrun the card reported, at most one per underrun; with none, every cue is heard.
     let underrunCount = underruns(in: daemon)
     let names = Dictionary(zip(due, dueNames), uniquingKeysWith: { first, _ in first })
+    // A cue where the recording lost frames (a capture overrun: this reader was late) was
+    // played but cannot be heard back: left out of the count, and said.
+    let unheard = match.missed.filter { recording.isLost($0, margin: matchWindow) }
+    if !unheard.isEmpty {
+      print(
+        "\(label).unheard \(unheard.count) cues where the recording lost frames "
+          + "(\(capture.overruns) overruns): "
+          + unheard.map { "\(milliseconds($0 - startedAt)) ms" }.joined(separator: ", "))
+    }
     checks.check(
-      match.missed.count <= underrunCount && due.count >= 100,
+      match.missed.count - unheard.count <= underrunCount && due.count >= 100,
       "every cue heard, each nearest its own instant, but where the card ran dry "
-        + "(\(match.lateness.count) of \(due.count), \(match.missed.count) missed across "
-        + "\(underrunCount) underruns)",
+        + "(\(match.lateness.count) of \(due.count), \(match.missed.count - unheard.count) "
+        + "missed across \(underrunCount) underruns, \(unheard.count) unheard in the "
+        + "recording's gaps)",
       "missed at \(match.missed.prefix(5).map { milliseconds($0 - startedAt) }) ms, "
         + "strays at \(match.strays.prefix(5).map { milliseconds($0 - startedAt) }) ms "
         + "after the start (a cue every 250 ms, the 60th paused for a second)")
@@ -241,7 +251,8 @@ enum SpeakerBenchmark {
     let splits = match.strays.filter { stray in
       due.contains { stray > $0 && stray - $0 <= tickLength + matchWindow }
     }
-    let strays = match.strays
+    // A tick cut by a gap of the recording is heard in parts too.
+    let strays = match.strays.filter { !recording.isLost($0, margin: matchWindow) }
     checks.check(
       strays.count <= underrunCount,
       "no sound but the cues (and the parts of a tick an underrun split or delayed: "

@@ -11,32 +11,75 @@
 
 public import HardwareKit
 
-/// The samples recorded from a capture stream, and when the first of them was heard.
+/// The samples recorded from a capture stream, and when they were heard.
+///
+/// A capture overrun (the reader was too late: the card dropped frames) breaks the recording
+/// into stretches: the samples after one are placed on the clock anew, from their own
+/// readings, and the time between is a gap the recording does not cover.
 public struct LoopbackRecording {
   public let sampleRate: Int
   public private(set) var samples: [Int16] = []
+  /// The first sample of each stretch and the monotonic instant of that sample; `.max` until
+  /// the stream has said.
+  private var stretches: [(firstSample: Int, origin: Int64)] = [(0, .max)]
+  /// The capture's overruns when it was last read.
+  private var overrunsSeen = 0
+
   /// The monotonic instant of the first sample; `.max` until the stream has said.
-  public private(set) var origin = Int64.max
+  public var origin: Int64 { stretches[0].origin }
 
   public init(sampleRate: Int, reservingSeconds seconds: Int = 0) {
     self.sampleRate = sampleRate
     samples.reserveCapacity(max(0, seconds) * sampleRate)
   }
 
-  /// Takes what the stream holds and narrows the estimate of the origin.
+  /// Takes what the stream holds and narrows the estimate of the current stretch's origin.
   public mutating func drain(_ capture: ALSACapture) throws(ALSAError) {
     let before = samples.count
     _ = try capture.read(appendingTo: &samples)
-    guard samples.count > before || origin == .max else { return }
+    if capture.overruns != overrunsSeen {
+      // Recovered and started again: what is read from now on is a new stretch.
+      overrunsSeen = capture.overruns
+      if stretches[stretches.count - 1].firstSample == samples.count {
+        stretches[stretches.count - 1].origin = .max
+      } else {
+        stretches.append((samples.count, .max))
+      }
+    }
+    let current = stretches.count - 1
+    guard samples.count > before || stretches[current].origin == .max else { return }
     let (held, instant) = try capture.timestampedReadableFrames()
     guard instant > 0 else { return }
-    let position = Int64(samples.count + held)
-    origin = min(origin, instant - position * 1_000_000_000 / Int64(sampleRate))
+    let position = Int64(samples.count - stretches[current].firstSample + held)
+    stretches[current].origin = min(
+      stretches[current].origin, instant - position * 1_000_000_000 / Int64(sampleRate))
   }
 
   /// The monotonic instant of sample `index`.
   public func instant(ofSample index: Int) -> Int64 {
-    origin + Int64(index) * 1_000_000_000 / Int64(sampleRate)
+    // The last stretch that starts at or before it and whose origin is known.
+    let stretch =
+      stretches.last { $0.firstSample <= index && $0.origin != .max } ?? stretches[0]
+    return stretch.origin
+      + Int64(index - stretch.firstSample) * 1_000_000_000 / Int64(sampleRate)
+  }
+
+  /// The spans the recording lost to overruns: from the end of the last sample before each
+  /// to the first sample after it.
+  public var gaps: [(from: Int64, to: Int64)] {
+    stretches.indices.dropFirst().compactMap { index in
+      let next = stretches[index]
+      guard next.origin != .max, next.firstSample > 0 else { return nil }
+      return (
+        instant(ofSample: next.firstSample - 1) + 1_000_000_000 / Int64(sampleRate), next.origin
+      )
+    }
+  }
+
+  /// Whether an instant falls in a gap of the recording, or within `margin` of one (a sound
+  /// cut by the gap, or begun in it, is heard only in part).
+  public func isLost(_ instant: Int64, margin: Int64) -> Bool {
+    gaps.contains { instant >= $0.from - margin && instant <= $0.to + margin }
   }
 
   /// Onsets: a sample louder than `threshold` after at least `quiet` nanoseconds of samples
