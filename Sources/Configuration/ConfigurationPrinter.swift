@@ -279,6 +279,7 @@ struct ConfigWriter {
     key(1, "time_format", heats.timeFormat.rawValue)
     key(1, "speak_finishes", heats.speakFinishes ? "true" : "false")
     key(1, "cap_rep_seconds", heats.capRepSeconds ? "true" : "false")
+    if let totalReps = heats.totalReps { key(1, "total_reps", String(totalReps)) }
   }
 
   // MARK: Media

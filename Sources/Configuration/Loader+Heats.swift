@@ -7,6 +7,7 @@
 //     time_format: tenths    # a finish as 7:42.3; `seconds`: 7:42
 //     speak_finishes: true   # the speaker says "lane three, seven forty-two"
 //     cap_rep_seconds: false # a capped athlete's score: the cap plus a second per missing rep
+//     total_reps: 165        # the workout's reps, which cap_rep_seconds counts the missing from
 
 import ConfigFormat
 import WorkoutCore
@@ -31,6 +32,8 @@ public struct HeatsSettings: Sendable, Equatable {
   /// Whether a capped athlete scores the cap plus a second per missing rep (the event's rule)
   /// rather than `CAP+12` ranked by reps.
   public var capRepSeconds = false
+  /// The event workout's reps, from which a capped athlete's missing reps are counted.
+  public var totalReps: Int?
 
   public init() {}
 }
@@ -39,11 +42,12 @@ public struct HeatsSettings: Sendable, Equatable {
 public enum HeatsLimits {
   public static let lanes = 1...64
   public static let transition = TimeSpan.seconds(10)...TimeSpan.minutes(30)
+  public static let totalReps = 1...100_000
 }
 
 extension Loader {
   static let heatsKeys = [
-    "lanes", "transition", "time_format", "speak_finishes", "cap_rep_seconds",
+    "lanes", "transition", "time_format", "speak_finishes", "cap_rep_seconds", "total_reps",
   ]
 
   mutating func readHeats(_ node: ConfigNode?) -> HeatsSettings {
@@ -74,9 +78,22 @@ extension Loader {
         if let value = checker.boolean(entry.value, key: key) { settings.speakFinishes = value }
       case "cap_rep_seconds":
         if let value = checker.boolean(entry.value, key: key) { settings.capRepSeconds = value }
+      case "total_reps":
+        if let value = checker.integer(entry.value, key: key, in: HeatsLimits.totalReps) {
+          settings.totalReps = value
+        }
       default:
         break
       }
+    }
+    if settings.capRepSeconds, settings.totalReps == nil,
+      let entry = mapping.entry(forKey: "cap_rep_seconds")
+    {
+      checker.error(
+        "'cap_rep_seconds' needs 'total_reps': the workout's reps, from which a capped "
+          + "athlete's missing reps are counted", at: entry.value.range,
+        hint: "add 'total_reps: 165' (the workout's reps) below it, or write "
+          + "'cap_rep_seconds: false' to rank capped athletes by reps done (CAP+12)")
     }
     return settings
   }

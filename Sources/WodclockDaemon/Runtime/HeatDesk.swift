@@ -444,7 +444,7 @@ final class HeatDesk {
     case .forTime(let parameters):
       return .forTime(
         capMilliseconds: parameters.cap.map { $0.nanoseconds / 1_000_000 },
-        capRepSeconds: settings.capRepSeconds, totalReps: nil)
+        capRepSeconds: settings.capRepSeconds, totalReps: settings.totalReps)
     default:
       return .forTime(capMilliseconds: nil, capRepSeconds: false, totalReps: nil)
     }
