@@ -2,7 +2,8 @@
 """The judge's page in a real browser (Debian's headless Chromium on a phone's viewport, 390×844)
 against the real wodclockd: signed in with the PIN, a lane chosen from the heat and remembered,
 Finish tapped (twice: the lane finishes once), the daemon's status showing the lane finished,
-and the results read back from /api/results.csv with Python's csv module.
+and the results read back from /api/results.csv with Python's csv module; then two heats
+of a capped For Time through the API, whose CSV this test ranks on its own and compares.
 Run by Tests/scripts/test-web.sh.
 """
 
@@ -10,6 +11,7 @@ import csv
 import io
 import os
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -128,6 +130,115 @@ class JudgePage(unittest.TestCase):
             self.assertEqual(ben[0]["place"], "1")
             self.assertEqual(ben[0]["score"], finished["score"])
             self.assertAlmostEqual(float(ben[0]["time_s"]), finished["finish_s"], places=1)
+
+
+RACE = """\
+defaults:
+  preset: race
+  count_in: 0s
+presets:
+  race:
+    mode: for_time
+    cap: 12s
+heats:
+  transition: 10s
+outputs:
+  - type: log
+"""
+
+RACE_SHEET = """\
+Heat;Lane;Athlete;Division;Gym
+1;1;Anna;Rx;North
+1;2;Ben;Rx;South
+1;3;Cleo;Scaled;North
+1;4;Dana;Rx;East
+2;1;Emil;Rx;South
+2;2;Farah;Rx;North
+2;3;Gus;Scaled;East
+"""
+
+
+def tenths(score):
+    """A shown time, m:ss.t, in tenths of a second."""
+    minutes, seconds = score.split(":")
+    whole, tenth = seconds.split(".")
+    return (int(minutes) * 60 + int(whole)) * 10 + int(tenth)
+
+
+def ranking_key(row):
+    """For Time as competitions rank it: finishers by their shown time, then capped athletes by
+    reps done, most first; the tiebreak only between equal scores, a missing one losing."""
+    score = row["score"]
+    if score.startswith("CAP+"):
+        key = (1, -int(score[4:]))
+    else:
+        key = (0, tenths(score))
+    tiebreak = float(row["tiebreak_s"]) if row["tiebreak_s"] else float("inf")
+    return key + (tiebreak,)
+
+
+class RankedResults(unittest.TestCase):
+    def test_the_results_csv_ranks_as_the_test_ranks_it(self):
+        with Daemon(config=RACE) as daemon:
+            cookie = sign_in(daemon)
+
+            def send(body):
+                answer = command(daemon, cookie, body)
+                self.assertEqual(answer.status, 200, answer.body)
+
+            def run_heat(finishers, reps):
+                send({"cmd": "heats", "op": "next"})
+                wait_until(lambda: daemon.status()["state"] == "running", timeout=40,
+                           what="the heat running")
+                for lane in finishers:
+                    # Apart by more than a tenth: the finishes do not tie by chance.
+                    time.sleep(0.3)
+                    send({"cmd": "lane", "op": "finish", "lane": lane})
+                wait_until(lambda: daemon.status()["state"] == "finished", timeout=30,
+                           what="the cap")
+                for lane, count in reps.items():
+                    send({"cmd": "lane", "op": "reps", "lane": lane, "reps": count})
+
+            send({"cmd": "heats", "op": "load", "csv": RACE_SHEET, "name": "race.csv"})
+            # Heat 1: Ben, then Anna (who reached the tiebreak first), then Cleo; Dana capped.
+            send({"cmd": "heats", "op": "next"})
+            wait_until(lambda: daemon.status()["state"] == "running", timeout=40,
+                       what="heat 1 running")
+            time.sleep(0.3)
+            send({"cmd": "lane", "op": "tiebreak", "lane": 1})
+            for lane in (2, 1, 3):
+                time.sleep(0.3)
+                send({"cmd": "lane", "op": "finish", "lane": lane})
+            wait_until(lambda: daemon.status()["state"] == "finished", timeout=30,
+                       what="heat 1's cap")
+            send({"cmd": "lane", "op": "reps", "lane": 4, "reps": 30})
+            # Heat 2: Emil finishes; Farah capped with Dana's reps (a tie), Gus capped.
+            run_heat([1], {2: 30, 3: 25})
+
+            answer = request(daemon, "GET", "/api/results.csv", cookie=cookie)
+            self.assertEqual(answer.status, 200, answer.body)
+            reader = csv.DictReader(io.StringIO(answer.body.decode("utf-8"), newline=""))
+            self.assertEqual(reader.fieldnames, COLUMNS)
+            rows = list(reader)
+            self.assertEqual(sorted(row["athlete"] for row in rows),
+                             ["Anna", "Ben", "Cleo", "Dana", "Emil", "Farah", "Gus"])
+            # Ranked here, independently: a place is one more than the athletes of the division
+            # ranked strictly better.
+            for row in rows:
+                division = [other for other in rows if other["division"] == row["division"]]
+                better = sum(1 for other in division if ranking_key(other) < ranking_key(row))
+                self.assertEqual(row["place"], str(better + 1), (row, rows))
+            by_name = {row["athlete"]: row for row in rows}
+            self.assertEqual(by_name["Dana"]["place"], by_name["Farah"]["place"], "a tie")
+            self.assertEqual((by_name["Dana"]["score"], by_name["Gus"]["score"]),
+                             ("CAP+30", "CAP+25"))
+            self.assertEqual(by_name["Emil"]["heat"], "2")
+            for row in rows:
+                if not row["score"].startswith("CAP+"):
+                    # The shown time is the finish truncated to the tenth.
+                    milliseconds = round(float(row["time_s"]) * 1000)
+                    self.assertEqual(milliseconds // 100, tenths(row["score"]), row)
+                    self.assertLessEqual(float(row["time_s"]), 12.0, row)
 
 
 if __name__ == "__main__":
