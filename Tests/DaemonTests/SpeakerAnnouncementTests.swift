@@ -64,14 +64,32 @@ import WorkoutCore
       try output.render(current)
     }
 
-    /// Frames every 5 ms for `seconds` with the same announcements, the voice's child given a
-    /// moment of real time at each.
+    /// Frames every 5 ms for `seconds` with the same announcements; the voice's child is let
+    /// work at each.
     func run(_ seconds: Double, _ announcements: [Announcement], muted: Bool = false) throws {
       let end = now + Int64(seconds * 1e9)
       while now < end {
         now += 5_000_000
         try render(announcements, muted: muted)
-        if output.announcementJob != nil { usleep(2_000) }
+        try letTheVoiceWork()
+      }
+    }
+
+    /// The voice's child works in real time, the test in manual time: while a job runs, manual
+    /// time stands still and the test waits until the child says something (its descriptors'
+    /// readiness), which the output then takes in. The 30 s only stop a hang; however slow the
+    /// machine, the child has all the time it needs before the manual clock moves on.
+    func letTheVoiceWork() throws {
+      guard let job = output.announcementJob else { return }
+      var watched = job.descriptors.map {
+        pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0)
+      }
+      let ready = poll(&watched, nfds_t(watched.count), 30_000)
+      #expect(ready > 0, "the voice's child said nothing in 30 s")
+      for entry in watched where entry.revents != 0 {
+        try output.handleReady(
+          FileDescriptor(rawValue: entry.fd),
+          Readiness(isReadable: true, isHangup: entry.revents & Int16(POLLHUP) != 0), at: now)
       }
     }
 
@@ -115,7 +133,7 @@ import WorkoutCore
       if let texts = rig.output.announcementJob?.texts, jobs.last != texts { jobs.append(texts) }
       rig.now += 5_000_000
       try rig.render([Self.old, Self.lane3, Self.lane4])
-      if rig.output.announcementJob != nil { usleep(2_000) }
+      try rig.letTheVoiceWork()
     }
     #expect(jobs == [["Lane 3, 7:42"], ["Lane 4, 7:50"]])
     // Said: two half seconds (the stand-in's), each once, though every frame carried them.

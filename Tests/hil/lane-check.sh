@@ -130,9 +130,7 @@ ctl status | grep -q running && ok "the workout runs" || ko "status after start:
 # finishes are checked all the same and taken back, and the eight pressed again (at most 5 times).
 attempt=1
 while :; do
-  lane-press "$S" down 0 1 2 3 4 5 6 7 >/tmp/lanes-all || ko "lane-press down"
-  sleep 0.1
-  lane-press "$S" up 0 1 2 3 4 5 6 7 >/dev/null || ko "lane-press up"
+  lane-press "$S" tap 0 1 2 3 4 5 6 7 >/tmp/lanes-all || ko "lane-press tap"
   span=$(awk 'NR == 1 { first = $2 } { last = $3 } END { printf "%.3f", (last - first) / 1e6 }' /tmp/lanes-all)
   for n in 1 2 3 4 5 6 7 8; do
     wait_state $n finished || ko "lane $n state: $(lane_field $n state)"
@@ -149,18 +147,21 @@ while :; do
   attempt=$((attempt + 1))
 done
 
-# Undo with a long press (held past 800 ms), then finish again with a press.
-sim-pull -b $B 2 down; sleep 1.2; sim-pull -b $B 2 up
+# Undo with a long press: held until the daemon shows the finish taken back (decided at 800 ms
+# while the button is down), then released; then finish again with a press.
+sim-pull -b $B 2 down
 wait_state 3 working && [ "$(finish_ms 3)" = null ] && ok "a long press on lane 3 took its finish back" \
   || ko "lane 3 after the long press: $(lane_field 3 state) $(finish_ms 3)"
-lane-press "$S" down 2 >/tmp/lanes-refinish; sleep 0.1; lane-press "$S" up 2 >/dev/null
+sim-pull -b $B 2 up
+lane-press "$S" tap 2 >/tmp/lanes-refinish
 wait_state 3 finished || ko "lane 3 not finished again"
 check_bracket 3 /tmp/lanes-refinish "re-finish"
 
 # A SIGKILL between two presses: lane 6 taken back, the daemon killed, started again, lane 6
 # pressed once it answers. Every finish from before the kill must still be there.
-sim-pull -b $B 5 down; sleep 1.2; sim-pull -b $B 5 up
+sim-pull -b $B 5 down
 wait_state 6 working && ok "lane 6 taken back before the kill" || ko "lane 6 not taken back"
+sim-pull -b $B 5 up
 before=""
 for n in 1 2 3 4 5 7 8; do before="$before $n:$(finish_ms $n)"; done
 kill -9 $daemon; wait $daemon 2>/dev/null
@@ -170,7 +171,7 @@ after=""
 for n in 1 2 3 4 5 7 8; do after="$after $n:$(finish_ms $n)"; done
 [ "$before" = "$after" ] && ok "every finish survived the SIGKILL:$after" \
   || ko "finishes before the kill:$before, after the restart:$after"
-lane-press "$S" down 5 >/tmp/lanes-afterkill; sleep 0.1; lane-press "$S" up 5 >/dev/null
+lane-press "$S" tap 5 >/tmp/lanes-afterkill
 wait_state 6 finished || ko "lane 6 not finished after the restart: $(lane_field 6 state)"
 check_bracket 6 /tmp/lanes-afterkill "after the restart"
 

@@ -6,8 +6,11 @@
 // recorded finish can be checked against the bracket, not against a tolerance. Built static so
 // it runs in the test VM as it is.
 //
-// usage: lane-press SYSFS down|up OFFSET...   (SYSFS: the bank's directory, $GPIO_SIM_SYSFS)
-// prints one line per offset, in the order written: "OFFSET BEFORE_NS AFTER_NS"
+// usage: lane-press SYSFS down|up|tap OFFSET...   (SYSFS: the bank's directory, $GPIO_SIM_SYSFS)
+// prints one line per offset, in the order written: "OFFSET BEFORE_NS AFTER_NS" (of the press).
+// `tap` presses, holds 20 ms (past a 5 ms debounce, far short of a long press) and releases, in
+// one process: two commands from a shell would hold the buttons as long as the emulated machine
+// takes to start the second, long enough now and then to be a long press.
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,11 +26,12 @@ static long long monotonic_ns(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 4 || (strcmp(argv[2], "down") != 0 && strcmp(argv[2], "up") != 0)) {
-    fprintf(stderr, "usage: lane-press SYSFS down|up OFFSET...\n");
+  int tap = argc >= 4 && strcmp(argv[2], "tap") == 0;
+  if (argc < 4 || (!tap && strcmp(argv[2], "down") != 0 && strcmp(argv[2], "up") != 0)) {
+    fprintf(stderr, "usage: lane-press SYSFS down|up|tap OFFSET...\n");
     return 2;
   }
-  const char *pull = strcmp(argv[2], "down") == 0 ? "pull-down" : "pull-up";
+  const char *pull = strcmp(argv[2], "up") == 0 ? "pull-up" : "pull-down";
   int count = argc - 3;
   int fds[64];
   long long before[64], after[64];
@@ -54,6 +58,17 @@ int main(int argc, char **argv) {
       fprintf(stderr, "lane-press: writing %s to line %s failed: %s\n", pull, argv[3 + i],
               strerror(errno));
       return 1;
+    }
+  }
+  if (tap) {
+    struct timespec hold = {0, 20 * 1000 * 1000};
+    while (clock_nanosleep(CLOCK_MONOTONIC, 0, &hold, &hold) == EINTR) {
+    }
+    for (int i = 0; i < count; i++) {
+      if (write(fds[i], "pull-up", 7) != 7) {
+        fprintf(stderr, "lane-press: releasing line %s failed: %s\n", argv[3 + i], strerror(errno));
+        return 1;
+      }
     }
   }
   for (int i = 0; i < count; i++) {

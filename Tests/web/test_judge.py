@@ -11,7 +11,6 @@ import csv
 import io
 import os
 import sys
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -165,6 +164,13 @@ def tenths(score):
     return (int(minutes) * 60 + int(whole)) * 10 + int(tenth)
 
 
+def past(daemon, since):
+    """Waits until the daemon's own clock shows the workout 0.2 s past `since` (its elapsed_s):
+    a finish sent then cannot tie at the tenth with one sent before `since`."""
+    wait_until(lambda: daemon.status()["elapsed_s"] >= since + 0.2,
+               what=f"the workout past {since + 0.2:.1f} s")
+
+
 def ranking_key(row):
     """For Time as competitions rank it: finishers by their shown time, then capped athletes by
     reps done, most first; the tiebreak only between equal scores, a missing one losing."""
@@ -186,14 +192,21 @@ class RankedResults(unittest.TestCase):
                 answer = command(daemon, cookie, body)
                 self.assertEqual(answer.status, 200, answer.body)
 
+            last = [0.0]
+
+            def finish_apart(lane):
+                # Apart by more than a tenth on the daemon's clock: no tie by chance.
+                past(daemon, last[0])
+                send({"cmd": "lane", "op": "finish", "lane": lane})
+                last[0] = daemon.status()["elapsed_s"]
+
             def run_heat(finishers, reps):
                 send({"cmd": "heats", "op": "next"})
                 wait_until(lambda: daemon.status()["state"] == "running", timeout=40,
                            what="the heat running")
+                last[0] = 0.0
                 for lane in finishers:
-                    # Apart by more than a tenth: the finishes do not tie by chance.
-                    time.sleep(0.3)
-                    send({"cmd": "lane", "op": "finish", "lane": lane})
+                    finish_apart(lane)
                 wait_until(lambda: daemon.status()["state"] == "finished", timeout=30,
                            what="the cap")
                 for lane, count in reps.items():
@@ -204,11 +217,9 @@ class RankedResults(unittest.TestCase):
             send({"cmd": "heats", "op": "next"})
             wait_until(lambda: daemon.status()["state"] == "running", timeout=40,
                        what="heat 1 running")
-            time.sleep(0.3)
             send({"cmd": "lane", "op": "tiebreak", "lane": 1})
             for lane in (2, 1, 3):
-                time.sleep(0.3)
-                send({"cmd": "lane", "op": "finish", "lane": lane})
+                finish_apart(lane)
             wait_until(lambda: daemon.status()["state"] == "finished", timeout=30,
                        what="heat 1's cap")
             send({"cmd": "lane", "op": "reps", "lane": 4, "reps": 30})
