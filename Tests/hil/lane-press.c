@@ -8,9 +8,11 @@
 //
 // usage: lane-press SYSFS down|up|tap OFFSET...   (SYSFS: the bank's directory, $GPIO_SIM_SYSFS)
 // prints one line per offset, in the order written: "OFFSET BEFORE_NS AFTER_NS" (of the press).
-// `tap` presses, holds 20 ms (past a 5 ms debounce, far short of a long press) and releases, in
-// one process: two commands from a shell would hold the buttons as long as the emulated machine
-// takes to start the second, long enough now and then to be a long press.
+// `tap` rests 20 ms released, presses, holds 20 ms and releases, in one process: two commands from
+// a shell would hold the buttons as long as the emulated machine takes to start the second, long
+// enough now and then to be a long press. The rest lets a release just before (the end of a long
+// press) settle past the 5 ms debounce: a press sooner would join that release's burst, and the
+// button would never have let go.
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +25,12 @@ static long long monotonic_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void rest_ms(long milliseconds) {
+  struct timespec left = {0, milliseconds * 1000 * 1000};
+  while (clock_nanosleep(CLOCK_MONOTONIC, 0, &left, &left) == EINTR) {
+  }
 }
 
 int main(int argc, char **argv) {
@@ -50,6 +58,7 @@ int main(int argc, char **argv) {
     }
   }
   size_t length = strlen(pull);
+  if (tap) rest_ms(20);
   for (int i = 0; i < count; i++) {
     before[i] = monotonic_ns();
     ssize_t written = write(fds[i], pull, length);
@@ -61,9 +70,7 @@ int main(int argc, char **argv) {
     }
   }
   if (tap) {
-    struct timespec hold = {0, 20 * 1000 * 1000};
-    while (clock_nanosleep(CLOCK_MONOTONIC, 0, &hold, &hold) == EINTR) {
-    }
+    rest_ms(20);
     for (int i = 0; i < count; i++) {
       if (write(fds[i], "pull-up", 7) != 7) {
         fprintf(stderr, "lane-press: releasing line %s failed: %s\n", argv[3 + i], strerror(errno));
